@@ -1,0 +1,16 @@
+/* mcdyn — umbrella header: everything a program needs.
+ *
+ * Layers (docs/architecture.md): spatial algebra, model and data, dynamics
+ * algorithms, complementarity problems and solvers, file loaders. */
+#ifndef MCDYN_MCDYN_H
+#define MCDYN_MCDYN_H
+
+#include "mcdyn/status.h"
+#include "mcdyn/spatial.h"
+#include "mcdyn/model.h"
+#include "mcdyn/data.h"
+#include "mcdyn/dynamics.h"
+#include "mcdyn/problem.h"
+#include "mcdyn/solver.h"
+
+#endif

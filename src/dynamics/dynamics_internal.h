@@ -1,0 +1,66 @@
+/* Private: recursion passes shared by the dynamics algorithms. Each pass
+ * works on (model, data) arrays only; the public functions in dynamics.h
+ * check inputs, then chain passes. */
+#ifndef MCDYN_SRC_DYNAMICS_INTERNAL_H
+#define MCDYN_SRC_DYNAMICS_INTERNAL_H
+
+#include "mcdyn/dynamics.h"
+
+/* Input checks: a NULL vector or a NaN/Inf entry is reported in d->err
+ * naming the vector and the joint. */
+mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
+mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what,
+                               const double *v);
+mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
+
+/* Base to tip: X_parent, X_world and the hinge maps S from q. */
+void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);
+
+/* Base to tip: body velocities V and velocity-product accelerations c
+ * (needs the kinematics pass). */
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd);
+
+/* Articulated-body sweep, tip to base (Jain's innovations factorization):
+ * P, D^{-1} and U = P H^* of every body. Needs X_parent and S. Fails with
+ * MCD_ERR_SINGULAR naming the joint when some D is not positive definite. */
+mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d);
+
+/* Tip to base: innovations epsilon = T - H z (in bd.u) from generalized
+ * forces tau, the bias forces already in bd.f (accumulated in place) and,
+ * when with_c, the velocity-product terms bd.c. */
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_c);
+
+/* Base to tip: accelerations qdd and bd.a, from the base acceleration
+ * a_world (world coordinates, NULL for zero). */
+void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_c,
+                        double *qdd);
+
+/* Inverse of a small symmetric positive-definite matrix (n <= 6,
+ * row-major) by Cholesky; returns 0 if A is not positive definite. */
+int mcd_small_spd_inverse(int n, const double *A, double *Ainv);
+
+/* The world's spatial acceleration that stands in for gravity: [0; -g]. */
+static inline void mcd_gravity_acceleration(const mcd_model *m, double a[6])
+{
+    a[0] = a[1] = a[2] = 0.0;
+    a[3] = -m->gravity[0];
+    a[4] = -m->gravity[1];
+    a[5] = -m->gravity[2];
+}
+
+/* r = S x for a hinge map with n columns; r = S^T f. */
+static inline void mcd_hinge_apply(double r[6], const double *S, int n, const double *x)
+{
+    for (int i = 0; i < 6; i++) r[i] = 0.0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < 6; i++) r[i] += S[6 * k + i] * x[k];
+}
+static inline void mcd_hinge_project(double *r, const double *S, int n, const double f[6])
+{
+    for (int k = 0; k < n; k++) {
+        const double *s = S + 6 * k;
+        r[k] = s[0] * f[0] + s[1] * f[1] + s[2] * f[2] + s[3] * f[3] + s[4] * f[4] + s[5] * f[5];
+    }
+}
+
+#endif

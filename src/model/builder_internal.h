@@ -1,0 +1,38 @@
+/* Private: the builder's storage, shared by builder.c and model_build.c. */
+#ifndef MCDYN_SRC_MODEL_BUILDER_INTERNAL_H
+#define MCDYN_SRC_MODEL_BUILDER_INTERNAL_H
+
+#include "inertia.h"
+#include "mcdyn/model.h"
+
+typedef struct builder_link {
+    char *name, *joint_name;
+    int parent;
+    mcd_joint_type jtype; /* continuous is stored as revolute ... */
+    int continuous;       /* ... with this flag */
+    mcd_pose origin;
+    double axis[3];
+    mcd_mass_props mass;
+    mcd_joint_limits limits;
+} builder_link;
+
+typedef struct builder_node {
+    char *name;
+    int link;
+    mcd_pose pose;
+} builder_node;
+
+struct mcd_builder {
+    builder_link *link;
+    int nlink, link_cap;
+    mcd_geom *geom; /* geom.body holds the builder link index (-1: world) */
+    int ngeom, geom_cap;
+    builder_node *node;
+    int nnode, node_cap;
+    double gravity[3];
+    char *name;
+};
+
+char *mcd_builder_strdup(const char *s);
+
+#endif

@@ -1,0 +1,59 @@
+/* Command-line argument helpers (tools/args.h). */
+#include "args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int args_parse_double(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int args_parse_int(const char *text, int min, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v < min || v > 1000000000L) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msglen)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            snprintf(msg, msglen, "entry %d of '%s' is empty or too long", n + 1, text);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (n >= cap) {
+            snprintf(msg, msglen, "'%s' has more than %d entries", text, cap);
+            return -1;
+        }
+        if (args_parse_double(item, &v[n]) != 0) {
+            snprintf(msg, msglen, "entry %d ('%s') is not a finite number", n + 1, item);
+            return -1;
+        }
+        n++;
+        p += len;
+        if (*p == ',') p++;
+    }
+    return n;
+}
+
+int args_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }

@@ -1,0 +1,17 @@
+/* Command-line argument helpers shared by the subcommands. */
+#ifndef MCDYN_TOOLS_ARGS_H
+#define MCDYN_TOOLS_ARGS_H
+
+/* Parses a comma-separated list of finite numbers "0.1,2,-3e-2" into v
+ * (capacity cap). Returns the count, or -1 (with a message in msg) when an
+ * entry is not a finite number or there are more than cap entries. */
+int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msglen);
+
+/* Parses one finite double / one int >= min; returns 0 on success. */
+int args_parse_double(const char *text, double *out);
+int args_parse_int(const char *text, int min, int *out);
+
+/* 1 if arg is "--help" or "-h". */
+int args_is_help(const char *arg);
+
+#endif

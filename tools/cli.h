@@ -1,0 +1,13 @@
+/* The `mcdyn` command: one function per subcommand, each in its own file.
+ * Each returns the process exit code (0 success, 1 failure, 2 usage). */
+#ifndef MCDYN_TOOLS_CLI_H
+#define MCDYN_TOOLS_CLI_H
+
+int mcd_cmd_query(int argc, char **argv); /* cmd_query.c */
+int mcd_cmd_solve(int argc, char **argv); /* cmd_solve.c */
+int mcd_cmd_bench(int argc, char **argv); /* cmd_bench.c: dispatches to the benches */
+
+int mcd_bench_dynamics(int argc, char **argv); /* bench_dynamics.c */
+int mcd_bench_solve(int argc, char **argv);    /* bench_solve.c */
+
+#endif

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mcdyn needs to build, test and plot, if any
+# are missing. Needs root (or sudo) only when something must be installed.
+set -euo pipefail
+packages=(
+  build-essential pkg-config meson ninja-build   # toolchain
+  liblapack-dev libxml2-dev libyaml-dev           # library dependencies
+  libbullet-dev                                   # collision (bullet-float64)
+  check                                           # unit tests
+  libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
+  gnuplot-nox                                     # PNG plots
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing: ${missing[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

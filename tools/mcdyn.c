@@ -1,0 +1,48 @@
+/* mcdyn — command-line entry point: dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    {"query", mcd_cmd_query, "load a URDF and print M, C, forward dynamics and Jacobians as JSON"},
+    {"solve", mcd_cmd_solve, "solve an LCP/MLCP/frictional-contact problem file"},
+    {"bench", mcd_cmd_bench, "run a benchmark (dynamics, solve)"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: mcdyn <command> [options]\n\n"
+                 "Minimal-coordinate dynamics of articulated robots with frictional contact.\n\n"
+                 "commands:\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
+        fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(out, "\n`mcdyn <command> --help` describes each command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("mcdyn %s\n", MCDYN_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
+        if (!strcmp(argv[1], subcommands[i].name)) return subcommands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "mcdyn: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

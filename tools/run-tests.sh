@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds mcdyn with warnings as errors and runs the whole test suite.
+#   tools/run-tests.sh              release build in build-test/
+#   tools/run-tests.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+if [ "${1:-}" = "--sanitize" ]; then
+  dir=build-asan
+  opts=(-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
+        -Dc_args=-fno-sanitize-recover=all)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+else
+  dir=build-test
+  opts=(-Dbuildtype=release)
+fi
+if [ -d "$dir" ]; then
+  meson setup --reconfigure "$dir" --werror "${opts[@]}" >/dev/null
+else
+  meson setup "$dir" --werror "${opts[@]}" >/dev/null
+fi
+ninja -C "$dir"
+status=0
+meson test -C "$dir" --print-errorlogs --num-processes 2 || status=$?
+# One closing line for whoever reads the log: counts from meson's test log.
+python3 - "$dir/meson-logs/testlog.json" <<'PY' || true
+import json, sys
+passed = failed = skipped = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line).get("result")
+    if r == "OK": passed += 1
+    elif r == "SKIP": skipped += 1
+    else: failed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+PY
+exit $status
