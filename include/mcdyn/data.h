@@ -15,30 +15,35 @@ extern "C" {
 #endif
 
 /* Per-body intermediate quantities, one struct per body (array of structs,
- * so one recursion step touches one contiguous block). Frames are the body
- * frames; every spatial quantity is in body coordinates unless noted. */
+ * so one recursion step touches one contiguous block).
+ *
+ * Spatial quantities are referred to the world origin in world axes
+ * ("absolute" coordinates): Jain's recursions are coordinate-free, and in
+ * this frame the rigid-body transformation phi(parent, k) needed to move
+ * forces and inertias between bodies is the identity, so the recursions
+ * accumulate without transforms (docs/theory/spatial-operators.md). */
 typedef struct mcd_body_data {
-    mcd_pose X_parent; /* body frame in the parent body frame (X_tree * joint motion) */
-    mcd_pose X_world;  /* body frame in the world */
-    double S[36];      /* hinge map H^* : nv columns of 6 (column-major), body coords */
-    double V[6];       /* spatial velocity of the body [w; v] */
-    double c[6];       /* velocity-product (Coriolis) acceleration term */
-    double a[6];       /* spatial acceleration (RNEA / ABA) */
-    double f[6];       /* spatial force: RNEA body force, ABA bias force p */
-    mcd_sym6 P;        /* articulated-body inertia P (Jain) / composite inertia (CRBA) */
-    double U[36];      /* P H^*, nv columns of 6 */
-    double Dinv[36];   /* D^{-1} = (H P H^*)^{-1}, nv x nv row-major */
-    double u[6];       /* innovations residual epsilon = T - H z, nv entries */
+    mcd_pose X_world; /* body frame in the world */
+    mcd_sym6 I;       /* rigid-body spatial inertia M(k) */
+    double V[6];      /* spatial velocity [w; v] (v: velocity of the point at the origin) */
+    double c[6];      /* velocity-product term: the time derivative of H^* times qd */
+    double a[6];      /* spatial acceleration (RNEA / ABA) */
+    double f[6];      /* spatial force: RNEA body force; ABA bias force z */
+    mcd_sym6 P;       /* articulated-body inertia P (Jain) / composite inertia (CRBA) */
+    double Dinv[36];  /* D^{-1} = (H P H^*)^{-1}, nv x nv row-major */
+    double u[6];      /* innovations epsilon = T - H z, nv entries */
 } mcd_body_data;
 
 typedef struct mcd_data {
     const mcd_model *model;
-    mcd_body_data *bd;   /* model->nbody entries */
-    double *q, *qd;      /* state scratch owned by data (nq, nv), for convenience */
-    double *tmp_nv;      /* nv scratch */
-    double *tmp_nv2;     /* nv scratch */
-    int factor_valid;    /* 1 after mcd_minv_factor on the current configuration */
-    mcd_error err;       /* last error */
+    mcd_body_data *bd; /* model->nbody entries */
+    double *S;         /* hinge maps H^*: 6 entries per velocity coordinate (nv x 6) */
+    double *U;         /* P H^*: 6 entries per velocity coordinate (nv x 6) */
+    double *q, *qd;    /* state scratch owned by data (nq, nv), for convenience */
+    double *tmp_nv;    /* nv scratch */
+    double *tmp_nv2;   /* nv scratch */
+    int factor_valid;  /* 1 after mcd_minv_factor on the current configuration */
+    mcd_error err;     /* last error */
 } mcd_data;
 
 mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err);

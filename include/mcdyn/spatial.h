@@ -135,12 +135,16 @@ static inline void mcd_m3_skew(double S[9], const double a[3])
     S[3] = a[2], S[4] = 0, S[5] = -a[0];
     S[6] = -a[1], S[7] = a[0], S[8] = 0;
 }
-/* B = R A R^T for symmetric A (B may not alias) */
-static inline void mcd_m3_rotate_sym(double B[9], const double R[9], const double A[9])
+/* B = R A R^T for symmetric A (B may not alias); 45 multiplications. */
+static inline void mcd_m3_rotate_sym(double *restrict B, const double *restrict R,
+                                     const double *restrict A)
 {
     double T[9];
     mcd_m3_mul(T, R, A);
-    mcd_m3_mul_t(B, T, R);
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++)
+            B[3 * i + j] = B[3 * j + i] =
+                T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1] + T[3 * i + 2] * R[3 * j + 2];
 }
 
 /* Rotation about a unit axis by angle (Rodrigues). */
@@ -338,19 +342,20 @@ static inline void mcd_sym6_rigid(mcd_sym6 *M, double m, const double c[3], cons
     memset(M->C, 0, sizeof M->C);
     M->C[0] = M->C[4] = M->C[8] = m;
 }
-/* r = M x */
-static inline void mcd_sym6_mul_v(double r[6], const mcd_sym6 *M, const double x[6])
+/* r = M x (r may not alias x) */
+static inline void mcd_sym6_mul_v(double *restrict r, const mcd_sym6 *restrict M,
+                                  const double *restrict x)
 {
-    double t[3];
-    mcd_m3_mul_v(r, M->A, x);
-    mcd_m3_mul_v(t, M->B, x + 3);
-    mcd_v3_add(r, r, t);
-    mcd_m3t_mul_v(r + 3, M->B, x);
-    mcd_m3_mul_v(t, M->C, x + 3);
-    mcd_v3_add(r + 3, r + 3, t);
+    const double *A = M->A, *B = M->B, *C = M->C;
+    r[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2] + B[0] * x[3] + B[1] * x[4] + B[2] * x[5];
+    r[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2] + B[3] * x[3] + B[4] * x[4] + B[5] * x[5];
+    r[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2] + B[6] * x[3] + B[7] * x[4] + B[8] * x[5];
+    r[3] = B[0] * x[0] + B[3] * x[1] + B[6] * x[2] + C[0] * x[3] + C[1] * x[4] + C[2] * x[5];
+    r[4] = B[1] * x[0] + B[4] * x[1] + B[7] * x[2] + C[3] * x[3] + C[4] * x[4] + C[5] * x[5];
+    r[5] = B[2] * x[0] + B[5] * x[1] + B[8] * x[2] + C[6] * x[3] + C[7] * x[4] + C[8] * x[5];
 }
 /* a += b */
-static inline void mcd_sym6_add(mcd_sym6 *a, const mcd_sym6 *b)
+static inline void mcd_sym6_add(mcd_sym6 *restrict a, const mcd_sym6 *restrict b)
 {
     for (int i = 0; i < 9; i++) {
         a->A[i] += b->A[i];
@@ -358,22 +363,35 @@ static inline void mcd_sym6_add(mcd_sym6 *a, const mcd_sym6 *b)
         a->C[i] += b->C[i];
     }
 }
-/* a -= u u^T / d ... generalised: a -= U Dinv U^T for an n-column U (6 x n,
- * column-major: column k is U[6k .. 6k+5]) and symmetric Dinv (n x n row-major). */
-static inline void mcd_sym6_sub_udu(mcd_sym6 *a, int n, const double *U, const double *Dinv)
+/* a -= U Dinv U^T for an n-column U (6 x n, column k is U[6k .. 6k+5]) and
+ * a symmetric n x n Dinv (row-major). */
+static inline void mcd_sym6_sub_udu(mcd_sym6 *restrict a, int n, const double *restrict U,
+                                    const double *restrict Dinv)
 {
-    for (int k = 0; k < n; k++)
-        for (int l = 0; l < n; l++) {
-            double d = Dinv[n * k + l];
-            if (d == 0.0) continue;
-            const double *u = U + 6 * k, *w = U + 6 * l;
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++) {
-                    a->A[3 * i + j] -= d * u[i] * w[j];
-                    a->B[3 * i + j] -= d * u[i] * w[3 + j];
-                    a->C[3 * i + j] -= d * u[3 + i] * w[3 + j];
-                }
+    if (n == 1) { /* a -= u u^T / D */
+        const double *u = U, d = Dinv[0];
+        for (int i = 0; i < 3; i++) {
+            const double wa = d * u[i], wc = d * u[3 + i];
+            for (int j = 0; j < 3; j++) {
+                a->A[3 * i + j] -= wa * u[j];
+                a->B[3 * i + j] -= wa * u[3 + j];
+                a->C[3 * i + j] -= wc * u[3 + j];
+            }
         }
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        double w[6] = {0, 0, 0, 0, 0, 0}; /* w = sum_l Dinv_kl U_l */
+        for (int l = 0; l < n; l++)
+            for (int i = 0; i < 6; i++) w[i] += Dinv[n * k + l] * U[6 * l + i];
+        const double *u = U + 6 * k;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) {
+                a->A[3 * i + j] -= w[i] * u[j];
+                a->B[3 * i + j] -= w[i] * u[3 + j];
+                a->C[3 * i + j] -= w[3 + i] * u[3 + j];
+            }
+    }
 }
 /* Transform a child inertia to the parent: Ma = phi(a,c) Mc phi(a,c)^T
  * (Ma may not alias Mc). */

@@ -6,6 +6,8 @@
 
 #include "mcdyn/dynamics.h"
 
+#include <math.h>
+
 /* Input checks: a NULL vector or a NaN/Inf entry is reported in d->err
  * naming the vector and the joint. */
 mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
@@ -17,8 +19,9 @@ mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);
 
 /* Base to tip: body velocities V and velocity-product accelerations c
- * (needs the kinematics pass). */
-void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd);
+ * (needs the kinematics pass). With bias, also the gyroscopic body forces
+ * bd.f = V x* (M V) that start the articulated-body bias sweep. */
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias);
 
 /* Articulated-body sweep, tip to base (Jain's innovations factorization):
  * P, D^{-1} and U = P H^* of every body. Needs X_parent and S. Fails with
@@ -37,7 +40,14 @@ void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6]
 
 /* Inverse of a small symmetric positive-definite matrix (n <= 6,
  * row-major) by Cholesky; returns 0 if A is not positive definite. */
-int mcd_small_spd_inverse(int n, const double *A, double *Ainv);
+int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv);
+static inline int mcd_small_spd_inverse(int n, const double *A, double *Ainv)
+{
+    if (n != 1) return mcd_small_spd_inverse_n(n, A, Ainv);
+    if (!(A[0] > 0.0) || !(A[0] < HUGE_VAL)) return 0;
+    Ainv[0] = 1.0 / A[0];
+    return 1;
+}
 
 /* The world's spatial acceleration that stands in for gravity: [0; -g]. */
 static inline void mcd_gravity_acceleration(const mcd_model *m, double a[6])
@@ -49,13 +59,19 @@ static inline void mcd_gravity_acceleration(const mcd_model *m, double a[6])
 }
 
 /* r = S x for a hinge map with n columns; r = S^T f. */
-static inline void mcd_hinge_apply(double r[6], const double *S, int n, const double *x)
+static inline void mcd_hinge_apply(double *restrict r, const double *restrict S, int n,
+                                   const double *restrict x)
 {
+    if (n == 1) {
+        for (int i = 0; i < 6; i++) r[i] = S[i] * x[0];
+        return;
+    }
     for (int i = 0; i < 6; i++) r[i] = 0.0;
     for (int k = 0; k < n; k++)
         for (int i = 0; i < 6; i++) r[i] += S[6 * k + i] * x[k];
 }
-static inline void mcd_hinge_project(double *r, const double *S, int n, const double f[6])
+static inline void mcd_hinge_project(double *restrict r, const double *restrict S, int n,
+                                     const double *restrict f)
 {
     for (int k = 0; k < n; k++) {
         const double *s = S + 6 * k;

@@ -1,6 +1,7 @@
 /* Articulated-body forward dynamics, O(N): qdd = M^{-1} (tau - C) by the
  * innovations factorization (articulated_body.c). The body bias forces are
- * b(k) = V x* (M V) - f_ext; gravity enters as the base acceleration -g. */
+ * b(k) = V x* (M V) - f_ext; gravity enters as the base acceleration -g.
+ * f_ext is referred to the world origin, like every spatial vector here. */
 #include "dynamics_internal.h"
 
 mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q,
@@ -15,19 +16,10 @@ mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s != MCD_OK) return s;
     d->factor_valid = 0;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd);
-    for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        double h[6];
-        mcd_sym6_mul_v(h, &B->inertia, b->V);
-        mcd_force_cross(b->f, b->V, h);
-        if (f_ext) {
-            double fb[6];
-            mcd_force_to_child(fb, &b->X_world, f_ext + 6 * k);
-            for (int i = 0; i < 6; i++) b->f[i] -= fb[i];
-        }
-    }
+    mcd_velocity_pass(m, d, qd, 1); /* b(k) = V x* (M V) ... */
+    if (f_ext)                      /* ... - f_ext */
+        for (int k = 0; k < m->nbody; k++)
+            for (int i = 0; i < 6; i++) d->bd[k].f[i] -= f_ext[6 * k + i];
     s = mcd_aba_inertia_pass(m, d);
     if (s != MCD_OK) return s;
     d->factor_valid = 1;

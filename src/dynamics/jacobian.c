@@ -1,9 +1,7 @@
 /* Node Jacobians: J(node) = phi^*(ancestors, node) H^*, column by column.
- * For each ancestor hinge j of the node's body and each column s = [s_w;
- * s_v] of its hinge map (body j coordinates), the node velocity it causes,
- * in world-aligned axes at the node origin x, is
- *     w = R_j s_w,   v = R_j s_v + w x (x - p_j).
- * With MCD_REF_LOCAL the rows are rotated into the node axes. */
+ * A hinge-map column s = [s_w; s_v] (referred to the world origin) moves the
+ * node origin x with w = s_w and v = s_v + s_w x x; with MCD_REF_LOCAL the
+ * rows are then rotated into the node axes. */
 #include "dynamics_internal.h"
 
 #include <string.h>
@@ -15,16 +13,12 @@ static void fill_jacobian(const mcd_model *m, const mcd_data *d, int body, const
     memset(J, 0, 6 * (size_t)nv * sizeof *J);
     for (int j = body; j >= 0; j = m->body[j].parent) {
         const mcd_body *B = &m->body[j];
-        const mcd_pose *X = &d->bd[j].X_world;
-        double r[3];
-        mcd_v3_sub(r, node->p, X->p);
         for (int c = 0; c < B->nv; c++) {
-            const double *s = d->bd[j].S + 6 * c;
+            const double *s = d->S + 6 * (B->vadr + c);
             double w[3], v[3], t[3];
-            mcd_m3_mul_v(w, X->R, s);
-            mcd_m3_mul_v(v, X->R, s + 3);
-            mcd_v3_cross(t, w, r);
-            mcd_v3_add(v, v, t);
+            mcd_v3_copy(w, s);
+            mcd_v3_cross(t, s, node->p);
+            mcd_v3_add(v, s + 3, t);
             if (ref == MCD_REF_LOCAL) {
                 double wl[3], vl[3];
                 mcd_m3t_mul_v(wl, node->R, w);

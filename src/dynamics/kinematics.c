@@ -1,56 +1,44 @@
 /* Forward kinematics and body velocities (base-to-tip recursions).
  *
  * Each body frame is its hinge frame after the hinge motion:
- *   X_parent = X_tree * X_J(q),   X_world = X_world[parent] * X_parent.
- * The hinge map H^* = S (6 x nv, body coordinates) gives the hinge's
- * relative spatial velocity V_J = S qd; the body velocity is
- *   V(k) = phi(parent, k)^T V(parent) + S qd_k            (Jain, Eq. 3.x)
- * and the velocity-product acceleration c(k) = V(k) x V_J + c_J, where c_J
- * is the apparent derivative of S in body coordinates (non-zero only for
- * the free joint, whose translational columns R_J^T e_i turn with the body).
+ *   X_world(k) = X_world(parent) * X_tree(k) * X_J(q_k).
+ * Spatial vectors are referred to the world origin in world axes, so the
+ * recursions need no transforms between bodies:
+ *   V(k) = V(parent) + H^*(k) qd_k                        (Jain, Eq. 3.15)
+ *   c(k) = d/dt(H^*(k)) qd_k = V(parent) x H^*(k) qd_k
+ * because a hinge map column fixed in the body (or, for a revolute or
+ * prismatic hinge, fixed in both neighbours) moves with the body's spatial
+ * velocity. The free joint's translational columns are fixed in the parent
+ * joint frame instead: for it c = V(k) x V_J - V_Jr x V_Jt.
  * docs/theory/spatial-operators.md derives each term. */
 #include "dynamics_internal.h"
 
 #include <string.h>
 
-/* X_J and S for one hinge. */
-static void hinge_motion(const mcd_body *B, const double *qj, mcd_pose *XJ, double *S)
+/* Rotation and translation of the hinge motion X_J(q). */
+static void hinge_motion(const mcd_body *B, const double *qj, mcd_pose *XJ)
 {
+    double quat[4];
     switch (B->jtype) {
     case MCD_JOINT_REVOLUTE:
     case MCD_JOINT_CONTINUOUS:
         mcd_m3_axis_angle(XJ->R, B->axis, qj[0]);
         XJ->p[0] = XJ->p[1] = XJ->p[2] = 0.0;
-        S[0] = B->axis[0], S[1] = B->axis[1], S[2] = B->axis[2];
-        S[3] = S[4] = S[5] = 0.0;
         break;
     case MCD_JOINT_PRISMATIC:
         mcd_m3_identity(XJ->R);
         mcd_v3_scale(XJ->p, B->axis, qj[0]);
-        S[0] = S[1] = S[2] = 0.0;
-        S[3] = B->axis[0], S[4] = B->axis[1], S[5] = B->axis[2];
         break;
-    case MCD_JOINT_SPHERICAL: {
-        double quat[4] = {qj[0], qj[1], qj[2], qj[3]};
-        mcd_quat_normalize(quat);
-        mcd_quat_to_m3(XJ->R, quat);
-        XJ->p[0] = XJ->p[1] = XJ->p[2] = 0.0;
-        memset(S, 0, 18 * sizeof *S);
-        S[0] = S[7] = S[14] = 1.0;
-        break;
-    }
+    case MCD_JOINT_SPHERICAL:
     case MCD_JOINT_FREE: {
-        double quat[4] = {qj[3], qj[4], qj[5], qj[6]};
+        const double *qq = qj + (B->jtype == MCD_JOINT_FREE ? 3 : 0);
+        memcpy(quat, qq, sizeof quat);
         mcd_quat_normalize(quat);
         mcd_quat_to_m3(XJ->R, quat);
-        mcd_v3_copy(XJ->p, qj);
-        memset(S, 0, 36 * sizeof *S);
-        for (int k = 0; k < 3; k++) { /* translation: [0; R_J^T e_k] = [0; row k of R_J] */
-            S[6 * k + 3] = XJ->R[3 * k];
-            S[6 * k + 4] = XJ->R[3 * k + 1];
-            S[6 * k + 5] = XJ->R[3 * k + 2];
-        }
-        S[6 * 3 + 0] = S[6 * 4 + 1] = S[6 * 5 + 2] = 1.0; /* rotation: [e_k; 0] */
+        if (B->jtype == MCD_JOINT_FREE)
+            mcd_v3_copy(XJ->p, qj);
+        else
+            XJ->p[0] = XJ->p[1] = XJ->p[2] = 0.0;
         break;
     }
     default:
@@ -59,40 +47,99 @@ static void hinge_motion(const mcd_body *B, const double *qj, mcd_pose *XJ, doub
     }
 }
 
+/* A rotational hinge-map column about the line through p with direction w:
+ * s = [w; p x w]. */
+static void rotational_column(double s[6], const double w[3], const double p[3])
+{
+    mcd_v3_copy(s, w);
+    mcd_v3_cross(s + 3, p, w);
+}
+
+/* H^* of one body in world coordinates, from its world pose and the world
+ * rotation of its parent joint frame. */
+static void hinge_map(const mcd_body *B, const mcd_pose *Xw, const double Rpj[9], double *S)
+{
+    double w[3];
+    switch (B->jtype) {
+    case MCD_JOINT_REVOLUTE:
+    case MCD_JOINT_CONTINUOUS:
+        mcd_m3_mul_v(w, Xw->R, B->axis);
+        rotational_column(S, w, Xw->p);
+        break;
+    case MCD_JOINT_PRISMATIC:
+        S[0] = S[1] = S[2] = 0.0;
+        mcd_m3_mul_v(S + 3, Rpj, B->axis);
+        break;
+    case MCD_JOINT_SPHERICAL:
+    case MCD_JOINT_FREE: {
+        double *Sr = S + (B->jtype == MCD_JOINT_FREE ? 18 : 0);
+        for (int k = 0; k < 3; k++) { /* body-frame angular velocity: body axes */
+            mcd_v3_set(w, Xw->R[k], Xw->R[3 + k], Xw->R[6 + k]);
+            rotational_column(Sr + 6 * k, w, Xw->p);
+        }
+        if (B->jtype == MCD_JOINT_FREE)
+            for (int k = 0; k < 3; k++) { /* parent-joint-frame translation */
+                S[6 * k] = S[6 * k + 1] = S[6 * k + 2] = 0.0;
+                mcd_v3_set(S + 6 * k + 3, Rpj[k], Rpj[3 + k], Rpj[6 + k]);
+            }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* M(k) about the world origin: mass at the world centre of mass, rotational
+ * inertia R J_c R^T. */
+static void world_inertia(const mcd_body *B, const mcd_pose *Xw, mcd_sym6 *I)
+{
+    double c[3], J[9];
+    mcd_pose_apply(c, Xw, B->mass.com);
+    mcd_m3_rotate_sym(J, Xw->R, B->mass.inertia);
+    mcd_sym6_rigid(I, B->mass.mass, c, J);
+}
+
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
-        mcd_pose XJ;
-        hinge_motion(B, q + B->qadr, &XJ, b->S);
-        mcd_pose_mul(&b->X_parent, &B->X_tree, &XJ);
+        mcd_pose XJ, Xpj;
+        hinge_motion(B, q + B->qadr, &XJ);
         if (B->parent < 0)
-            b->X_world = b->X_parent;
+            Xpj = B->X_tree;
         else
-            mcd_pose_mul(&b->X_world, &d->bd[B->parent].X_world, &b->X_parent);
+            mcd_pose_mul(&Xpj, &d->bd[B->parent].X_world, &B->X_tree);
+        mcd_pose_mul(&b->X_world, &Xpj, &XJ);
+        hinge_map(B, &b->X_world, Xpj.R, d->S + 6 * B->vadr);
+        world_inertia(B, &b->X_world, &b->I);
     }
 }
 
-void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd)
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias)
 {
+    static const double zero[6] = {0};
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
+        const double *S = d->S + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
         double VJ[6];
-        mcd_hinge_apply(VJ, b->S, B->nv, qd + B->vadr);
-        if (B->parent < 0) {
-            memcpy(b->V, VJ, sizeof VJ);
-            memset(b->c, 0, sizeof b->c); /* V x V_J = 0 when V = V_J */
-        } else {
-            mcd_motion_to_child(b->V, &b->X_parent, d->bd[B->parent].V);
-            for (int i = 0; i < 6; i++) b->V[i] += VJ[i];
+        mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
+        for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
+        if (B->jtype != MCD_JOINT_FREE) {
+            mcd_motion_cross(b->c, Vp, VJ);
+        } else { /* c = V x V_J - V_Jr x V_Jt */
+            double Vt[6], Vr[6], t[6];
+            mcd_hinge_apply(Vt, S, 3, qd + B->vadr);
+            mcd_hinge_apply(Vr, S + 18, 3, qd + B->vadr + 3);
             mcd_motion_cross(b->c, b->V, VJ);
+            mcd_motion_cross(t, Vr, Vt);
+            for (int i = 0; i < 6; i++) b->c[i] -= t[i];
         }
-        if (B->jtype == MCD_JOINT_FREE) { /* c_J = [0; -w_J x (R_J^T t_dot)] */
-            double t[3];
-            mcd_v3_cross(t, VJ, VJ + 3);
-            mcd_v3_sub(b->c + 3, b->c + 3, t);
+        if (bias) {
+            double h[6];
+            mcd_sym6_mul_v(h, &b->I, b->V);
+            mcd_force_cross(b->f, b->V, h);
         }
     }
 }
@@ -112,6 +159,6 @@ mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q,
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd);
+    mcd_velocity_pass(m, d, qd, 0);
     return MCD_OK;
 }

@@ -4,13 +4,8 @@
 
 #include <math.h>
 
-int mcd_small_spd_inverse(int n, const double *A, double *Ainv)
+int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv)
 {
-    if (n == 1) {
-        if (!(A[0] > 0.0) || !isfinite(A[0])) return 0;
-        Ainv[0] = 1.0 / A[0];
-        return 1;
-    }
     double L[36] = {0}, Li[36] = {0};
     double scale = 0.0;
     for (int i = 0; i < n; i++) scale = fmax(scale, fabs(A[n * i + i]));

@@ -18,11 +18,13 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     size_t bytes = nb * sizeof(mcd_body_data);
     bytes = (bytes + 63) / 64 * 64;
     d->bd = aligned_alloc(64, bytes);
+    d->S = calloc(6 * nv, sizeof *d->S);
+    d->U = calloc(6 * nv, sizeof *d->U);
     d->q = calloc(nq, sizeof *d->q);
     d->qd = calloc(nv, sizeof *d->qd);
     d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
     d->tmp_nv2 = calloc(nv, sizeof *d->tmp_nv2);
-    if (!d->bd || !d->q || !d->qd || !d->tmp_nv || !d->tmp_nv2) {
+    if (!d->bd || !d->S || !d->U || !d->q || !d->qd || !d->tmp_nv || !d->tmp_nv2) {
         mcd_data_free(d);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
     }
@@ -37,6 +39,8 @@ void mcd_data_free(mcd_data *d)
 {
     if (!d) return;
     free(d->bd);
+    free(d->S);
+    free(d->U);
     free(d->q);
     free(d->qd);
     free(d->tmp_nv);

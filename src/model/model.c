@@ -87,9 +87,11 @@ mcd_status mcd_model_neutral(const mcd_model *m, double *q)
 mcd_status mcd_model_check_q(const mcd_model *m, const double *q, mcd_error *err)
 {
     if (!m || !q) return mcd_fail(err, MCD_ERR_ARG, "NULL model or configuration");
+    double acc = 0.0; /* x * 0 is NaN for NaN/Inf: a flat scan for the common case */
+    for (int i = 0; i < m->nq; i++) acc += q[i] * 0.0;
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
-        for (int i = 0; i < B->nq; i++)
+        for (int i = 0; acc != 0.0 && i < B->nq; i++)
             if (!isfinite(q[B->qadr + i]))
                 return mcd_fail(err, MCD_ERR_NONFINITE, "q[%d] (joint '%s') is not finite",
                                 B->qadr + i, m->joint_name[k]);
