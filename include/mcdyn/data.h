@@ -43,6 +43,7 @@ typedef struct mcd_data {
     double *tmp_nv;    /* nv scratch */
     double *tmp_nv2;   /* nv scratch */
     int factor_valid;  /* 1 after mcd_minv_factor on the current configuration */
+    struct mcd_osc_ws *osc; /* operational-space workspace (osc.h) */
     mcd_error err;     /* last error */
 } mcd_data;
 

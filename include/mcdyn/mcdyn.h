@@ -10,6 +10,7 @@
 #include "mcdyn/model.h"
 #include "mcdyn/data.h"
 #include "mcdyn/dynamics.h"
+#include "mcdyn/osc.h"
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"
 

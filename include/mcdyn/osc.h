@@ -1,0 +1,63 @@
+/* mcdyn — operational-space compliance of contact and closure nodes.
+ *
+ * Lambda = J M^{-1} J^T for K points on the bodies (Mylapilli & Jain 2017,
+ * Sec. 2.5; Jain, Crean, Kuo, von Bremen, Myint, "Minimal coordinate
+ * formulation of contact dynamics in operational space", RSS 2012), from the
+ * articulated-body factorization of M^{-1}, without forming or factoring M:
+ *
+ *   Omega(k) = tau-bar^*(k) Omega(parent) tau-bar(k) + H^* D^{-1} H   (base to tip)
+ *   Omega(i, j) = Psi(i, a)^* Omega(a) Psi(j, a),   a = lowest common ancestor,
+ *   Psi(j, a) = tau-bar(child of a) ... tau-bar(j)   (force transfer, tip to base)
+ *   Lambda(i, j) = phi^*(x_i) Omega(i, j) phi(x_j)
+ *
+ * Cost O(N) + O(K^2): Omega only along the union of the points' paths, the
+ * Psi products once per path segment between "key" bodies (point bodies and
+ * branch points), and one 6x6 product chain per pair.
+ * docs/theory/operational-space.md has the derivation.
+ */
+#ifndef MCDYN_OSC_H
+#define MCDYN_OSC_H
+
+#include "mcdyn/data.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A point fixed on a body, given by its current world position. */
+typedef struct mcd_osc_point {
+    int body;
+    double x[3];
+} mcd_osc_point;
+
+/* Which rows of each point enter Lambda. */
+typedef enum mcd_osc_rows {
+    MCD_OSC_SPATIAL = 6, /* [w; v]: angular then linear velocity, world axes */
+    MCD_OSC_LINEAR = 3   /* v only: the linear velocity of the point, world axes */
+} mcd_osc_rows;
+
+/* Sets the largest number of points per call (allocates; not for the
+ * simulation loop). mcd_data_create reserves MCD_OSC_DEFAULT_CAPACITY. */
+#define MCD_OSC_DEFAULT_CAPACITY 64
+mcd_status mcd_osc_reserve(mcd_data *d, int capacity);
+
+/* Lambda (rK x rK, row-major, r = rows) of K points, with the factorization
+ * of M(q) in d (mcd_minv_factor or mcd_forward_dynamics at the same q).
+ * MCD_ERR_CAPACITY if K exceeds the reserved capacity. */
+mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
+                              mcd_osc_rows rows, double *Lambda);
+
+/* Lambda of K model nodes at configuration q (factorizes M(q) in O(N)). */
+mcd_status mcd_node_compliance(const mcd_model *m, mcd_data *d, const double *q, int K,
+                               const int *nodes, mcd_osc_rows rows, double *Lambda);
+
+/* Reference: the same Lambda from the dense J M^{-1} J^T (mass matrix,
+ * Cholesky and triangular solves through LAPACK). O(N^3); allocates its own
+ * workspace. For validation and benchmarks, not for the simulation loop. */
+mcd_status mcd_osc_compliance_dense(const mcd_model *m, mcd_data *d, const double *q, int K,
+                                    const mcd_osc_point *pts, mcd_osc_rows rows, double *Lambda);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+/* Per-simulation workspace (include/mcdyn/data.h). All memory is taken here,
+ * once; the algorithms never allocate. */
+#include "mcdyn/data.h"
+#include "mcdyn/osc.h"
+#include "osc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
+{
+    if (!m || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_data_create: NULL argument");
+    *out = NULL;
+    mcd_data *d = calloc(1, sizeof *d);
+    if (!d) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
+    d->model = m;
+    size_t nb = (size_t)(m->nbody > 0 ? m->nbody : 1);
+    size_t nq = (size_t)(m->nq > 0 ? m->nq : 1), nv = (size_t)(m->nv > 0 ? m->nv : 1);
+    /* one cache-line-aligned block per body */
+    size_t bytes = nb * sizeof(mcd_body_data);
+    bytes = (bytes + 63) / 64 * 64;
+    d->bd = aligned_alloc(64, bytes);
+    d->S = calloc(6 * nv, sizeof *d->S);
+    d->U = calloc(6 * nv, sizeof *d->U);
+    d->q = calloc(nq, sizeof *d->q);
+    d->qd = calloc(nv, sizeof *d->qd);
+    d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
+    d->tmp_nv2 = calloc(nv, sizeof *d->tmp_nv2);
+    if (!d->bd || !d->S || !d->U || !d->q || !d->qd || !d->tmp_nv || !d->tmp_nv2) {
+        mcd_data_free(d);
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
+    }
+    memset(d->bd, 0, bytes);
+    mcd_status s = mcd_osc_reserve(d, MCD_OSC_DEFAULT_CAPACITY);
+    if (s != MCD_OK) {
+        mcd_data_free(d);
+        return mcd_fail(err, s, "out of memory creating data");
+    }
+    mcd_model_neutral(m, d->q);
+    mcd_error_clear(&d->err);
+    *out = d;
+    return MCD_OK;
+}
+
+void mcd_data_free(mcd_data *d)
+{
+    if (!d) return;
+    mcd_osc_release(d);
+    free(d->bd);
+    free(d->S);
+    free(d->U);
+    free(d->q);
+    free(d->qd);
+    free(d->tmp_nv);
+    free(d->tmp_nv2);
+    free(d);
+}
+
+const char *mcd_data_error(const mcd_data *d) { return d ? d->err.msg : ""; }
+
+void mcd_osc_release(mcd_data *d)
+{
+    mcd_osc_ws *w = d ? d->osc : NULL;
+    if (!w) return;
+    free(w->Omega), free(w->key_slot), free(w->marked), free(w->nbranch);
+    free(w->slot_body), free(w->slot_parent), free(w->Psi_seg);
+    free(w->chain_len), free(w->chain_slot), free(w->chain_Psi), free(w->points);
+    free(w);
+    d->osc = NULL;
+}
+
+mcd_status mcd_osc_reserve(mcd_data *d, int capacity)
+{
+    if (!d || capacity < 1) return MCD_ERR_ARG;
+    const mcd_model *m = d->model;
+    mcd_osc_release(d);
+    mcd_osc_ws *w = calloc(1, sizeof *w);
+    if (!w) return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory reserving %d points", capacity);
+    d->osc = w;
+    size_t nb = (size_t)(m->nbody > 0 ? m->nbody : 1), nslot = 2 * (size_t)capacity;
+    int depth = m->max_depth > 0 ? m->max_depth : 1;
+    w->capacity = capacity;
+    w->max_chain = depth < 2 * capacity - 1 ? depth : 2 * capacity - 1;
+    size_t nchain = (size_t)capacity * (size_t)w->max_chain;
+    w->Omega = malloc(36 * nb * sizeof *w->Omega);
+    w->key_slot = malloc(nb * sizeof *w->key_slot);
+    w->marked = malloc(nb * sizeof *w->marked);
+    w->nbranch = malloc(nb * sizeof *w->nbranch);
+    w->slot_body = malloc(nslot * sizeof *w->slot_body);
+    w->slot_parent = malloc(nslot * sizeof *w->slot_parent);
+    w->Psi_seg = malloc(36 * nslot * sizeof *w->Psi_seg);
+    w->chain_len = malloc((size_t)capacity * sizeof *w->chain_len);
+    w->chain_slot = malloc(nchain * sizeof *w->chain_slot);
+    w->chain_Psi = malloc(36 * nchain * sizeof *w->chain_Psi);
+    w->points = malloc((size_t)capacity * sizeof *w->points);
+    if (!w->Omega || !w->key_slot || !w->marked || !w->nbranch || !w->slot_body ||
+        !w->slot_parent || !w->Psi_seg || !w->chain_len || !w->chain_slot || !w->chain_Psi ||
+        !w->points) {
+        mcd_osc_release(d);
+        return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory reserving %d points", capacity);
+    }
+    return MCD_OK;
+}

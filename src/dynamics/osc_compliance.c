@@ -1,0 +1,325 @@
+/* Operational-space compliance Lambda = J M^{-1} J^T in O(N) + O(K^2)
+ * (include/mcdyn/osc.h; docs/theory/operational-space.md).
+ *
+ * With spatial vectors referred to the world origin, the articulated-body
+ * factorization gives for each body the 6x6 operators
+ *   tau-bar(k)   = I - G(k) H(k),          G = P H^* D^{-1} = U D^{-1}
+ *   tau-bar^*(k) = I - H^*(k) G(k)^T
+ * A unit force on body j reaches its ancestors as Psi(j, a) f (the tip-to-
+ * base bias sweep with T = 0), and the resulting acceleration spreads down
+ * from a with tau-bar^* (the base-to-tip sweep with eps = 0 off the path),
+ * so the body-to-body compliance is Omega(i, j) = Psi(i,a)^* Omega(a) Psi(j,a). */
+#include "dynamics_internal.h"
+#include "osc_internal.h"
+
+#include <string.h>
+
+/* X = tau-bar(k) X, i.e. X - G (H X), for a 6x6 row-major X. */
+static void tau_bar_left(const double *S, const double *U, const double *Dinv, int n, double *X)
+{
+    if (n == 1) { /* X - g (s^T X), g = u / D */
+        double sX[6];
+        for (int j = 0; j < 6; j++)
+            sX[j] = S[0] * X[j] + S[1] * X[6 + j] + S[2] * X[12 + j] + S[3] * X[18 + j] +
+                    S[4] * X[24 + j] + S[5] * X[30 + j];
+        for (int i = 0; i < 6; i++) {
+            const double gi = U[i] * Dinv[0];
+            for (int j = 0; j < 6; j++) X[6 * i + j] -= gi * sX[j];
+        }
+        return;
+    }
+    double HX[36], G[36];
+    for (int c = 0; c < n; c++) /* G = U Dinv, 6 x n (column c contiguous) */
+        for (int i = 0; i < 6; i++) {
+            G[6 * c + i] = 0.0;
+            for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
+        }
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < 6; j++) {
+            double t = 0.0;
+            for (int i = 0; i < 6; i++) t += S[6 * r + i] * X[6 * i + j];
+            HX[6 * r + j] = t;
+        }
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double t = 0.0;
+            for (int r = 0; r < n; r++) t += G[6 * r + i] * HX[6 * r + j];
+            X[6 * i + j] -= t;
+        }
+}
+
+/* X = X tau-bar(k), i.e. X - (X G) H, for a 6x6 row-major X. */
+static void tau_bar_right(const double *S, const double *U, const double *Dinv, int n, double *X)
+{
+    double XU[36], XG[36];
+    for (int i = 0; i < 6; i++)
+        for (int l = 0; l < n; l++) {
+            double t = 0.0;
+            for (int k = 0; k < 6; k++) t += X[6 * i + k] * U[6 * l + k];
+            XU[n * i + l] = t;
+        }
+    for (int i = 0; i < 6; i++) /* X G = X U Dinv, 6 x n */
+        for (int c = 0; c < n; c++) {
+            double t = 0.0;
+            for (int l = 0; l < n; l++) t += XU[n * i + l] * Dinv[n * l + c];
+            XG[n * i + c] = t;
+        }
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double t = 0.0;
+            for (int c = 0; c < n; c++) t += XG[n * i + c] * S[6 * c + j];
+            X[6 * i + j] -= t;
+        }
+}
+
+static void mat6_identity(double *X)
+{
+    memset(X, 0, 36 * sizeof *X);
+    for (int i = 0; i < 6; i++) X[7 * i] = 1.0;
+}
+
+/* Marks the bodies carrying points, their ancestors, and the key bodies
+ * (point bodies and branch points of the union of the points' paths). */
+static int mark_key_bodies(const mcd_model *m, mcd_osc_ws *w, int K, const mcd_osc_point *pts)
+{
+    memset(w->marked, 0, (size_t)m->nbody * sizeof *w->marked);
+    memset(w->nbranch, 0, (size_t)m->nbody * sizeof *w->nbranch);
+    for (int k = 0; k < m->nbody; k++) w->key_slot[k] = -1;
+    for (int i = 0; i < K; i++) w->marked[pts[i].body] = 2; /* 2: carries a point */
+    int nslot = 0;
+    for (int k = m->nbody - 1; k >= 0; k--) {
+        int is_key = w->marked[k] == 2 || w->nbranch[k] >= 2;
+        if (is_key) w->key_slot[k] = nslot++;
+        if (w->marked[k] || w->nbranch[k] > 0) {
+            w->marked[k] = 1;
+            if (m->body[k].parent >= 0) w->nbranch[m->body[k].parent]++;
+        }
+    }
+    return nslot;
+}
+
+/* Omega(k) for a one-column hinge (s, u, D), from Omega(p), exploiting
+ * symmetry: with g = u / D and h = Omega(p) g,
+ *   tau-bar^T Omega(p) tau-bar + s s^T / D
+ *     = Omega(p) - s h^T - h s^T + (g^T h + 1/D) s s^T. */
+static void omega_one_dof(const double *s, const double *u, double Dinv, const double *Op,
+                          double *Om)
+{
+    double g[6], h[6];
+    for (int i = 0; i < 6; i++) g[i] = u[i] * Dinv;
+    double alpha = Dinv;
+    for (int i = 0; i < 6; i++) {
+        h[i] = Op[6 * i] * g[0] + Op[6 * i + 1] * g[1] + Op[6 * i + 2] * g[2] +
+               Op[6 * i + 3] * g[3] + Op[6 * i + 4] * g[4] + Op[6 * i + 5] * g[5];
+        alpha += g[i] * h[i];
+    }
+    for (int i = 0; i < 6; i++)
+        for (int j = i; j < 6; j++)
+            Om[6 * i + j] = Om[6 * j + i] =
+                Op[6 * i + j] - s[i] * h[j] - h[i] * s[j] + alpha * s[i] * s[j];
+}
+
+/* Omega(k) = tau-bar^* Omega(parent) tau-bar + H^* D^{-1} H on marked bodies. */
+static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
+{
+    static const double zero[36] = {0};
+    for (int k = 0; k < m->nbody; k++) {
+        if (!w->marked[k]) continue;
+        const mcd_body *B = &m->body[k];
+        const int n = B->nv;
+        const double *S = d->S + 6 * B->vadr, *U = d->U + 6 * B->vadr, *Dinv = d->bd[k].Dinv;
+        const double *Op = B->parent >= 0 ? w->Omega + 36 * B->parent : zero;
+        double *Om = w->Omega + 36 * k, T[36];
+        if (n == 1) {
+            omega_one_dof(S, U, Dinv[0], Op, Om);
+            continue;
+        }
+        /* Y = Omega(p) tau-bar; Om = Y^T tau-bar (Omega(p) symmetric) */
+        memcpy(T, Op, sizeof T);
+        tau_bar_right(S, U, Dinv, n, T);
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++) Om[6 * i + j] = T[6 * j + i];
+        tau_bar_right(S, U, Dinv, n, Om);
+        for (int r = 0; r < n; r++) /* + H^* D^{-1} H */
+            for (int c = 0; c < n; c++) {
+                const double dv = Dinv[n * r + c];
+                for (int i = 0; i < 6; i++)
+                    for (int j = 0; j < 6; j++) Om[6 * i + j] += S[6 * r + i] * dv * S[6 * c + j];
+            }
+    }
+}
+
+/* Psi_seg of each key body: tau-bar products up to its nearest key ancestor
+ * (none is needed above the topmost key body of a tree). */
+static void segment_products(const mcd_model *m, const mcd_data *d, mcd_osc_ws *w)
+{
+    for (int k = m->nbody - 1; k >= 0; k--) {
+        int s = w->key_slot[k];
+        if (s < 0) continue;
+        int top = m->body[k].parent;
+        while (top >= 0 && w->key_slot[top] < 0) top = m->body[top].parent;
+        w->slot_body[s] = k;
+        w->slot_parent[s] = top >= 0 ? w->key_slot[top] : -1;
+        if (top < 0) continue;
+        double *Psi = w->Psi_seg + 36 * s;
+        mat6_identity(Psi);
+        for (int b = k; b != top; b = m->body[b].parent) {
+            const mcd_body *B = &m->body[b];
+            tau_bar_left(d->S + 6 * B->vadr, d->U + 6 * B->vadr, d->bd[b].Dinv, B->nv, Psi);
+        }
+    }
+}
+
+/* Z = phi(x) restricted to its last r columns (6 x r, row-major): phi maps a
+ * point force [n; F] to [n + x x F; F]; the linear columns are [x~; I]. */
+static void point_map(const double x[3], int r, double *Z)
+{
+    double X[9];
+    mcd_m3_skew(X, x);
+    memset(Z, 0, 6 * (size_t)r * sizeof *Z);
+    const int off = 6 - r;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < r; j++) {
+            const int col = off + j; /* column of phi */
+            if (i < 3 && col < 3) Z[r * i + j] = i == col;
+            if (i < 3 && col >= 3) Z[r * i + j] = X[3 * i + col - 3];
+            if (i >= 3 && col >= 3) Z[r * i + j] = (i == col);
+        }
+}
+
+/* Each point's chain of key ancestors with Z(point -> ancestor) =
+ * Psi(point body -> ancestor) phi(x) (6 x r): the point's unit forces as seen
+ * at that ancestor. */
+static void point_chains(const mcd_osc_ws *w, int K, const mcd_osc_point *pts, int r)
+{
+    for (int i = 0; i < K; i++) {
+        int *slots = w->chain_slot + (size_t)i * w->max_chain;
+        double *Z = w->chain_Psi + (size_t)i * w->max_chain * 36;
+        int s = w->key_slot[pts[i].body], len;
+        slots[0] = s;
+        point_map(pts[i].x, r, Z);
+        for (len = 1; w->slot_parent[s] >= 0; len++) {
+            const double *Ps = w->Psi_seg + 36 * s, *Zp = Z + 36 * (len - 1);
+            double *Zn = Z + 36 * len;
+            slots[len] = w->slot_parent[s];
+            for (int a = 0; a < 6; a++)
+                for (int b = 0; b < r; b++) {
+                    double t = 0.0;
+                    for (int c = 0; c < 6; c++) t += Ps[6 * a + c] * Zp[r * c + b];
+                    Zn[r * a + b] = t;
+                }
+            s = slots[len];
+        }
+        w->chain_len[i] = len;
+    }
+}
+
+/* Index pair of the lowest common key ancestor in two chains (slots decrease
+ * towards the root since parents have lower body indices... and key slots are
+ * numbered tip to base); returns 0 if the points are in different trees. */
+static int common_ancestor(const mcd_osc_ws *w, int i, int j, int *ci, int *cj)
+{
+    const int *a = w->chain_slot + (size_t)i * w->max_chain;
+    const int *b = w->chain_slot + (size_t)j * w->max_chain;
+    int p = 0, q = 0;
+    while (p < w->chain_len[i] && q < w->chain_len[j]) {
+        if (a[p] == b[q]) {
+            *ci = p;
+            *cj = q;
+            return 1;
+        }
+        if (a[p] < b[q]) /* smaller slot = deeper body: step it up */
+            p++;
+        else
+            q++;
+    }
+    return 0;
+}
+
+/* Block (i, j) of Lambda = Z_i^T Omega(a) Z_j (r x r) into out (leading dimension ld). */
+static void write_block(const double *Zi, const double *Om, const double *Zj, int r, int ld,
+                        double *out)
+{
+    double T[36]; /* Omega Z_j, 6 x r */
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < r; b++) {
+            double t = 0.0;
+            for (int c = 0; c < 6; c++) t += Om[6 * a + c] * Zj[r * c + b];
+            T[r * a + b] = t;
+        }
+    for (int a = 0; a < r; a++)
+        for (int b = 0; b < r; b++) {
+            double t = 0.0;
+            for (int c = 0; c < 6; c++) t += Zi[r * c + a] * T[r * c + b];
+            out[(size_t)a * ld + b] = t;
+        }
+}
+
+mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
+                              mcd_osc_rows rows, double *Lambda)
+{
+    if (!m || !d || (K > 0 && (!pts || !Lambda)) || K < 0)
+        return d ? mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_compliance: invalid arguments")
+                 : MCD_ERR_ARG;
+    if (rows != MCD_OSC_SPATIAL && rows != MCD_OSC_LINEAR)
+        return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_compliance: rows must be 3 or 6");
+    if (!d->factor_valid)
+        return mcd_fail(&d->err, MCD_ERR_ARG,
+                        "mcd_osc_compliance: no factorization (call mcd_minv_factor first)");
+    mcd_osc_ws *w = d->osc;
+    if (K > w->capacity)
+        return mcd_fail(&d->err, MCD_ERR_CAPACITY,
+                        "%d points exceed the reserved capacity %d (mcd_osc_reserve)", K,
+                        w->capacity);
+    for (int i = 0; i < K; i++) {
+        if (pts[i].body < 0 || pts[i].body >= m->nbody)
+            return mcd_fail(&d->err, MCD_ERR_ARG, "point %d: body %d out of range", i,
+                            pts[i].body);
+        if (!mcd_v3_isfinite(pts[i].x))
+            return mcd_fail(&d->err, MCD_ERR_NONFINITE, "point %d: position is not finite", i);
+    }
+    const int r = (int)rows, ld = r * K;
+    mark_key_bodies(m, w, K, pts);
+    omega_sweep(m, d, w);
+    segment_products(m, d, w);
+    point_chains(w, K, pts, r);
+    for (int i = 0; i < K; i++)
+        for (int j = i; j < K; j++) {
+            double *blk = Lambda + (size_t)r * i * ld + (size_t)r * j;
+            int ci, cj;
+            if (!common_ancestor(w, i, j, &ci, &cj)) {
+                for (int a = 0; a < r; a++) memset(blk + (size_t)a * ld, 0, r * sizeof *blk);
+            } else {
+                const double *Zi = w->chain_Psi + ((size_t)i * w->max_chain + ci) * 36;
+                const double *Zj = w->chain_Psi + ((size_t)j * w->max_chain + cj) * 36;
+                const int a = w->slot_body[w->chain_slot[(size_t)i * w->max_chain + ci]];
+                write_block(Zi, w->Omega + 36 * a, Zj, r, ld, blk);
+            }
+            if (j != i) /* symmetric */
+                for (int a = 0; a < r; a++)
+                    for (int b = 0; b < r; b++)
+                        Lambda[((size_t)r * j + b) * ld + (size_t)r * i + a] = blk[(size_t)a * ld + b];
+        }
+    return MCD_OK;
+}
+
+mcd_status mcd_node_compliance(const mcd_model *m, mcd_data *d, const double *q, int K,
+                               const int *nodes, mcd_osc_rows rows, double *Lambda)
+{
+    if (!m || !d || K < 0 || (K > 0 && !nodes)) return MCD_ERR_ARG;
+    mcd_status s = mcd_minv_factor(m, d, q);
+    if (s != MCD_OK) return s;
+    if (K > d->osc->capacity)
+        return mcd_fail(&d->err, MCD_ERR_CAPACITY, "%d nodes exceed the reserved capacity %d", K,
+                        d->osc->capacity);
+    mcd_osc_point *p = d->osc->points;
+    for (int i = 0; i < K; i++) {
+        if (nodes[i] < 0 || nodes[i] >= m->nnode)
+            return mcd_fail(&d->err, MCD_ERR_ARG, "node index %d out of range", nodes[i]);
+        const mcd_node *N = &m->node[nodes[i]];
+        p[i].body = N->body;
+        mcd_pose_apply(p[i].x, &d->bd[N->body].X_world, N->pose.p);
+    }
+    s = mcd_osc_compliance(m, d, K, p, rows, Lambda);
+    return s;
+}

@@ -1,0 +1,180 @@
+/* Operational-space compliance: the O(N) + O(K^2) recursion equals the dense
+ * J M^{-1} J^T to 1e-10 relative (max |a - b| / max(1, max |b|)) on random
+ * trees with branching, prismatic, spherical and free-floating hinges, with
+ * 1 to 32 points, several per body. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/random_model.h"
+#include "mcdyn/osc.h"
+
+#define REL_TOL 1e-10
+
+static void random_points(test_rng *r, const mcd_model *m, mcd_data *d, int K, mcd_osc_point *p)
+{
+    for (int i = 0; i < K; i++) {
+        /* every third point shares the previous point's body */
+        p[i].body = (i % 3 == 2) ? p[i - 1].body : (int)test_uniform(r, 0, m->nbody);
+        double local[3];
+        test_random_vec(r, local, 3, 0.5);
+        mcd_pose_apply(p[i].x, &d->bd[p[i].body].X_world, local);
+    }
+}
+
+static void compare_with_dense(test_rng *r, mcd_model *m, int K, mcd_osc_rows rows, int t)
+{
+    mcd_data *d = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    double *q = calloc(m->nq, 8);
+    test_random_q(r, m, q);
+    mcd_osc_point *p = calloc(K, sizeof *p);
+    int n = (int)rows * K;
+    double *L = calloc((size_t)n * n, 8), *Ld = calloc((size_t)n * n, 8);
+    ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+    random_points(r, m, d, K, p);
+    ck_assert_int_eq(mcd_osc_compliance(m, d, K, p, rows, L), MCD_OK);
+    ck_assert_int_eq(mcd_osc_compliance_dense(m, d, q, K, p, rows, Ld), MCD_OK);
+    double e = test_rel_err(L, Ld, n * n);
+    ck_assert_msg(e < REL_TOL, "tree %d (nbody %d, nv %d, K %d, rows %d): rel err %g", t,
+                  m->nbody, m->nv, K, (int)rows, e);
+    free(q), free(p), free(L), free(Ld);
+    mcd_data_free(d);
+}
+
+START_TEST(recursion_equals_dense_on_random_trees)
+{
+    test_rng r = {271828};
+    static const int Ks[] = {1, 2, 3, 5, 8, 13, 21, 32};
+    for (int t = 0; t < 40; t++) {
+        int flags = TEST_TREE_ALL;
+        if (t % 4 == 1) flags &= ~TEST_TREE_BRANCHING; /* chains too */
+        if (t % 4 == 2) flags &= ~TEST_TREE_FREE_BASE;
+        mcd_model *m = test_random_tree(&r, 1 + (t * 11) % 37, flags);
+        ck_assert_ptr_nonnull(m);
+        compare_with_dense(&r, m, Ks[t % 8], t % 2 ? MCD_OSC_LINEAR : MCD_OSC_SPATIAL, t);
+        mcd_model_free(m);
+    }
+}
+END_TEST
+
+/* Two robots in one model (two roots): their cross blocks are zero. */
+START_TEST(independent_trees_decouple)
+{
+    mcd_builder *b = NULL;
+    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
+    for (int robot = 0; robot < 2; robot++)
+        for (int i = 0; i < 3; i++) {
+            mcd_link_desc l = mcd_link_desc_default();
+            char name[16];
+            snprintf(name, sizeof name, "r%d_l%d", robot, i);
+            l.name = name;
+            l.parent = i == 0 ? -1 : 3 * robot + i - 1;
+            l.jtype = i == 0 ? MCD_JOINT_FREE : MCD_JOINT_REVOLUTE;
+            l.origin.p[0] = i == 0 ? 2.0 * robot : 0.3;
+            l.mass.mass = 1.0 + i;
+            l.mass.inertia[0] = l.mass.inertia[4] = l.mass.inertia[8] = 0.02;
+            ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
+        }
+    mcd_model *m = NULL;
+    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
+    mcd_builder_free(b);
+    test_rng r = {3};
+    compare_with_dense(&r, m, 6, MCD_OSC_SPATIAL, 0);
+    mcd_data *d = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    double q[30];
+    test_random_q(&r, m, q);
+    ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+    mcd_osc_point p[2] = {{2, {0, 0, 0}}, {5, {2, 0, 0}}};
+    double L[36];
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, MCD_OSC_LINEAR, L), MCD_OK);
+    for (int i = 0; i < 3; i++)
+        for (int j = 3; j < 6; j++) ck_assert_double_eq(L[6 * i + j], 0.0);
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
+/* Model nodes through mcd_node_compliance equal the point version. */
+START_TEST(node_compliance_matches_points)
+{
+    test_rng r = {8};
+    mcd_model *m = test_random_tree(&r, 12, TEST_TREE_ALL);
+    ck_assert_ptr_nonnull(m);
+    mcd_pose P;
+    mcd_pose_identity(&P);
+    int nodes[4];
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "n%d", i);
+        P.p[0] = 0.1 * i;
+        ck_assert_int_eq(mcd_model_add_node(m, name, (3 * i) % m->nbody, &P, &nodes[i], NULL),
+                         MCD_OK);
+    }
+    mcd_data *d = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    double q[128], L[24 * 24], Ld[24 * 24];
+    test_random_q(&r, m, q);
+    ck_assert_int_eq(mcd_node_compliance(m, d, q, 4, nodes, MCD_OSC_SPATIAL, L), MCD_OK);
+    mcd_osc_point p[4];
+    for (int i = 0; i < 4; i++) {
+        p[i].body = m->node[nodes[i]].body;
+        mcd_pose_apply(p[i].x, &d->bd[p[i].body].X_world, m->node[nodes[i]].pose.p);
+    }
+    ck_assert_int_eq(mcd_osc_compliance_dense(m, d, q, 4, p, MCD_OSC_SPATIAL, Ld), MCD_OK);
+    ck_assert_double_le(test_rel_err(L, Ld, 24 * 24), REL_TOL);
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
+START_TEST(bad_input_reported)
+{
+    mcd_model *m = test_revolute_chain(4);
+    mcd_data *d = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    mcd_osc_point p[2] = {{3, {0, 0, 0}}, {1, {0, 0, 0}}};
+    double L[144], q[4] = {0};
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, MCD_OSC_LINEAR, L), MCD_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(mcd_data_error(d), "factorization"));
+    ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+    p[1].x[2] = NAN;
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, MCD_OSC_LINEAR, L), MCD_ERR_NONFINITE);
+    p[1].x[2] = 0;
+    p[0].body = 9;
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, MCD_OSC_LINEAR, L), MCD_ERR_ARG);
+    p[0].body = 3;
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, (mcd_osc_rows)4, L), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_osc_reserve(d, 1), MCD_OK);
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, MCD_OSC_LINEAR, L), MCD_ERR_CAPACITY);
+    ck_assert_int_eq(mcd_osc_reserve(d, 2), MCD_OK);
+    ck_assert_int_eq(mcd_osc_compliance(m, d, 2, p, MCD_OSC_LINEAR, L), MCD_OK);
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
+Suite *osc_suite(void)
+{
+    Suite *s = suite_create("osc");
+    TCase *tc = tcase_create("compliance");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, recursion_equals_dense_on_random_trees);
+    tcase_add_test(tc, independent_trees_decouple);
+    tcase_add_test(tc, node_compliance_matches_points);
+    tcase_add_test(tc, bad_input_reported);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(osc_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
