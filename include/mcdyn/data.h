@@ -43,8 +43,11 @@ typedef struct mcd_data {
     double *tmp_nv;    /* nv scratch */
     double *tmp_nv2;   /* nv scratch */
     int factor_valid;  /* 1 after mcd_minv_factor on the current configuration */
-    struct mcd_osc_ws *osc; /* operational-space workspace (osc.h) */
-    mcd_error err;     /* last error */
+    struct mcd_osc_ws *osc;         /* operational-space workspace (osc.h) */
+    struct mcd_closure_ws *closure; /* loop-closure workspace (closure.h), NULL without closures */
+    mcd_error err;                  /* last error */
+    mcd_error warn;                 /* last warning (e.g. redundant closures regularised) */
+    long warn_count;                /* warnings recorded since creation */
 } mcd_data;
 
 mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err);

@@ -11,6 +11,7 @@
 #include "mcdyn/data.h"
 #include "mcdyn/dynamics.h"
 #include "mcdyn/osc.h"
+#include "mcdyn/closure.h"
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"
 

@@ -112,6 +112,32 @@ typedef struct mcd_node {
     mcd_pose pose; /* node frame in the body frame */
 } mcd_node;
 
+/* Loop-closure constraint between frame A on body_a and frame B on body_b
+ * (body_b -1: the world). Rows (docs/theory/operational-space.md):
+ *   ball      3: the two origins coincide (world-axis rows)
+ *   hinge     5: ball + the z axes of A and B stay parallel (2 angular rows)
+ *   weld      6: the frames coincide
+ *   distance  1: the origins stay at the distance `length` */
+typedef enum mcd_closure_type {
+    MCD_CLOSURE_BALL = 0,
+    MCD_CLOSURE_HINGE,
+    MCD_CLOSURE_WELD,
+    MCD_CLOSURE_DISTANCE,
+    MCD_CLOSURE_TYPE_COUNT
+} mcd_closure_type;
+
+/* "ball", "hinge", ...; rows of each type (3, 5, 6, 1). */
+const char *mcd_closure_type_name(mcd_closure_type t);
+int mcd_closure_rows(mcd_closure_type t);
+
+typedef struct mcd_closure {
+    mcd_closure_type type;
+    int body_a, body_b;    /* body_b = -1: the world */
+    mcd_pose pose_a;       /* frame A in body A */
+    mcd_pose pose_b;       /* frame B in body B (in the world if body_b = -1) */
+    double length;         /* distance closures: the kept distance [m] */
+} mcd_closure;
+
 typedef struct mcd_model {
     int nbody;         /* moving bodies */
     int nq, nv;        /* total coordinates */
@@ -126,6 +152,10 @@ typedef struct mcd_model {
     char **node_name;
     int ngeom;
     mcd_geom *geom;
+    int nclosure;
+    mcd_closure *closure;
+    char **closure_name;
+    int nclosure_rows; /* total constraint rows of all closures */
     double gravity[3]; /* world frame [m/s^2], default (0, 0, -9.81) */
     double total_mass;
     char *name;
@@ -164,6 +194,13 @@ mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *geom, 
 /* Adds a node on a link at the given pose in the link frame. */
 mcd_status mcd_builder_add_node(mcd_builder *b, const char *name, int link, const mcd_pose *pose,
                                 int *index, mcd_error *err);
+/* Adds a loop closure between a frame on link_a and one on link_b (-1: the
+ * world), poses in the link frames. length (> 0) is used by distance
+ * closures only. */
+mcd_status mcd_builder_add_closure(mcd_builder *b, const char *name, mcd_closure_type type,
+                                   int link_a, const mcd_pose *pose_a, int link_b,
+                                   const mcd_pose *pose_b, double length, int *index,
+                                   mcd_error *err);
 mcd_status mcd_builder_set_gravity(mcd_builder *b, const double g[3], mcd_error *err);
 mcd_status mcd_builder_set_name(mcd_builder *b, const char *name, mcd_error *err);
 /* Number of links added so far. */
@@ -187,6 +224,7 @@ int mcd_model_body_index(const mcd_model *m, const char *name);
 int mcd_model_frame_index(const mcd_model *m, const char *name);
 int mcd_model_node_index(const mcd_model *m, const char *name);
 int mcd_model_joint_index(const mcd_model *m, const char *name);
+int mcd_model_closure_index(const mcd_model *m, const char *name);
 
 /* The neutral configuration: zero angles and displacements, identity
  * quaternions, zero free-joint positions. q has m->nq entries. */

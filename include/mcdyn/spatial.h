@@ -176,6 +176,38 @@ static inline void mcd_quat_to_m3(double R[9], const double q[4])
     R[3] = 2 * (x * y + w * z), R[4] = 1 - 2 * (x * x + z * z), R[5] = 2 * (y * z - w * x);
     R[6] = 2 * (x * z - w * y), R[7] = 2 * (y * z + w * x), R[8] = 1 - 2 * (x * x + y * y);
 }
+/* Unit quaternion of a rotation matrix (Shepperd's method, w >= 0). */
+static inline void mcd_quat_from_m3(double q[4], const double R[9])
+{
+    double tr = R[0] + R[4] + R[8];
+    if (tr > 0.0) {
+        double s = 2.0 * sqrt(1.0 + tr);
+        q[0] = 0.25 * s;
+        q[1] = (R[7] - R[5]) / s;
+        q[2] = (R[2] - R[6]) / s;
+        q[3] = (R[3] - R[1]) / s;
+    } else if (R[0] > R[4] && R[0] > R[8]) {
+        double s = 2.0 * sqrt(1.0 + R[0] - R[4] - R[8]);
+        q[0] = (R[7] - R[5]) / s;
+        q[1] = 0.25 * s;
+        q[2] = (R[1] + R[3]) / s;
+        q[3] = (R[2] + R[6]) / s;
+    } else if (R[4] > R[8]) {
+        double s = 2.0 * sqrt(1.0 + R[4] - R[0] - R[8]);
+        q[0] = (R[2] - R[6]) / s;
+        q[1] = (R[1] + R[3]) / s;
+        q[2] = 0.25 * s;
+        q[3] = (R[5] + R[7]) / s;
+    } else {
+        double s = 2.0 * sqrt(1.0 + R[8] - R[0] - R[4]);
+        q[0] = (R[3] - R[1]) / s;
+        q[1] = (R[2] + R[6]) / s;
+        q[2] = (R[5] + R[7]) / s;
+        q[3] = 0.25 * s;
+    }
+    if (q[0] < 0)
+        for (int i = 0; i < 4; i++) q[i] = -q[i];
+}
 /* r = a * b (Hamilton product; r may not alias) */
 static inline void mcd_quat_mul(double r[4], const double a[4], const double b[4])
 {

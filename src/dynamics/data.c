@@ -3,6 +3,7 @@
 #include "mcdyn/data.h"
 #include "mcdyn/osc.h"
 #include "osc_internal.h"
+#include "closure_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     }
     memset(d->bd, 0, bytes);
     mcd_status s = mcd_osc_reserve(d, MCD_OSC_DEFAULT_CAPACITY);
+    if (s == MCD_OK) s = mcd_closure_ws_create(d);
     if (s != MCD_OK) {
         mcd_data_free(d);
         return mcd_fail(err, s, "out of memory creating data");
@@ -46,6 +48,7 @@ void mcd_data_free(mcd_data *d)
 {
     if (!d) return;
     mcd_osc_release(d);
+    mcd_closure_ws_free(d);
     free(d->bd);
     free(d->S);
     free(d->U);

@@ -3,6 +3,8 @@
 #include "dynamics_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q)
 {
@@ -44,4 +46,14 @@ mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext)
                             "f_ext on body '%s' (entry %d) is not finite", m->body_name[k / 6],
                             k % 6);
     return MCD_OK;
+}
+
+void mcd_warn(mcd_data *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->warn.msg, sizeof d->warn.msg, fmt, ap);
+    va_end(ap);
+    d->warn.status = MCD_OK;
+    d->warn_count++;
 }

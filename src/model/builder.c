@@ -59,6 +59,8 @@ void mcd_builder_free(mcd_builder *b)
     }
     for (int i = 0; i < b->ngeom; i++) free(b->geom[i].mesh_path);
     for (int i = 0; i < b->nnode; i++) free(b->node[i].name);
+    for (int i = 0; i < b->nclosure; i++) free(b->closure[i].name);
+    free(b->closure);
     free(b->link);
     free(b->geom);
     free(b->node);
@@ -217,6 +219,47 @@ mcd_status mcd_builder_add_node(mcd_builder *b, const char *name, int link, cons
     N->pose = *pose;
     if (index) *index = b->nnode;
     b->nnode++;
+    return MCD_OK;
+}
+
+mcd_status mcd_builder_add_closure(mcd_builder *b, const char *name, mcd_closure_type type,
+                                   int link_a, const mcd_pose *pose_a, int link_b,
+                                   const mcd_pose *pose_b, double length, int *index,
+                                   mcd_error *err)
+{
+    if (!b || !name || !pose_a || !pose_b)
+        return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_closure: NULL argument");
+    if ((int)type < 0 || type >= MCD_CLOSURE_TYPE_COUNT)
+        return mcd_fail(err, MCD_ERR_ARG, "closure '%s': unknown type %d", name, (int)type);
+    if (link_a < 0 || link_a >= b->nlink || link_b < -1 || link_b >= b->nlink)
+        return mcd_fail(err, MCD_ERR_ARG, "closure '%s': link index out of range", name);
+    if (link_a == link_b)
+        return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': both frames are on link '%s'", name,
+                        b->link[link_a].name);
+    if (!pose_finite(pose_a) || !pose_finite(pose_b) || !isfinite(length))
+        return mcd_fail(err, MCD_ERR_NONFINITE, "closure '%s': pose or length not finite", name);
+    if (!is_rotation(pose_a->R) || !is_rotation(pose_b->R))
+        return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': frame rotation is not a rotation",
+                        name);
+    if (type == MCD_CLOSURE_DISTANCE && !(length > 0.0))
+        return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': distance closure needs length > 0",
+                        name);
+    for (int i = 0; i < b->nclosure; i++)
+        if (!strcmp(b->closure[i].name, name))
+            return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': duplicate closure name", name);
+    if (!reserve((void **)&b->closure, &b->closure_cap, b->nclosure + 1, sizeof *b->closure))
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory adding closure '%s'", name);
+    builder_closure *C = &b->closure[b->nclosure];
+    if (!(C->name = dup_string(name)))
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory adding closure '%s'", name);
+    C->c.type = type;
+    C->c.body_a = link_a;
+    C->c.body_b = link_b;
+    C->c.pose_a = *pose_a;
+    C->c.pose_b = *pose_b;
+    C->c.length = length;
+    if (index) *index = b->nclosure;
+    b->nclosure++;
     return MCD_OK;
 }
 

@@ -22,6 +22,11 @@ typedef struct builder_node {
     mcd_pose pose;
 } builder_node;
 
+typedef struct builder_closure {
+    char *name;
+    mcd_closure c; /* body_a / body_b hold builder link indices */
+} builder_closure;
+
 struct mcd_builder {
     builder_link *link;
     int nlink, link_cap;
@@ -29,6 +34,8 @@ struct mcd_builder {
     int ngeom, geom_cap;
     builder_node *node;
     int nnode, node_cap;
+    builder_closure *closure;
+    int nclosure, closure_cap;
     double gravity[3];
     char *name;
 };

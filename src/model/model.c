@@ -15,6 +15,25 @@ static const struct {
     [MCD_JOINT_SPHERICAL] = {"spherical", 4, 3}, [MCD_JOINT_FREE] = {"free", 7, 6},
 };
 
+static const struct {
+    const char *name;
+    int rows;
+} closure_info[MCD_CLOSURE_TYPE_COUNT] = {
+    [MCD_CLOSURE_BALL] = {"ball", 3},
+    [MCD_CLOSURE_HINGE] = {"hinge", 5},
+    [MCD_CLOSURE_WELD] = {"weld", 6},
+    [MCD_CLOSURE_DISTANCE] = {"distance", 1},
+};
+
+const char *mcd_closure_type_name(mcd_closure_type t)
+{
+    return (int)t >= 0 && t < MCD_CLOSURE_TYPE_COUNT ? closure_info[t].name : "unknown";
+}
+int mcd_closure_rows(mcd_closure_type t)
+{
+    return (int)t >= 0 && t < MCD_CLOSURE_TYPE_COUNT ? closure_info[t].rows : 0;
+}
+
 static int valid_type(mcd_joint_type t) { return (int)t >= 0 && t < MCD_JOINT_TYPE_COUNT; }
 
 const char *mcd_joint_type_name(mcd_joint_type t)
@@ -38,6 +57,8 @@ void mcd_model_free(mcd_model *m)
     free_names(m->joint_name, m->nbody);
     free_names(m->frame_name, m->nframe);
     free_names(m->node_name, m->nnode);
+    free_names(m->closure_name, m->nclosure);
+    free(m->closure);
     for (int g = 0; g < m->ngeom; g++) free(m->geom[g].mesh_path);
     free(m->geom);
     free(m->body);
@@ -70,6 +91,10 @@ int mcd_model_node_index(const mcd_model *m, const char *name)
 int mcd_model_joint_index(const mcd_model *m, const char *name)
 {
     return m ? find_name(m->joint_name, m->nbody, name) : -1;
+}
+int mcd_model_closure_index(const mcd_model *m, const char *name)
+{
+    return m ? find_name(m->closure_name, m->nclosure, name) : -1;
 }
 
 mcd_status mcd_model_neutral(const mcd_model *m, double *q)

@@ -152,6 +152,37 @@ static mcd_status fill_frames_geoms_nodes(mcd_model *m, const mcd_builder *b, co
         if (src->mesh_path && !(G->mesh_path = mcd_builder_strdup(src->mesh_path)))
             return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     }
+    if (b->nclosure > 0) {
+        m->closure = calloc((size_t)b->nclosure, sizeof *m->closure);
+        m->closure_name = calloc((size_t)b->nclosure, sizeof *m->closure_name);
+        if (!m->closure || !m->closure_name)
+            return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
+    }
+    for (int c = 0; c < b->nclosure; c++) {
+        const builder_closure *src = &b->closure[c];
+        mcd_closure C = src->c;
+        C.body_a = h[src->c.body_a].body;
+        mcd_pose_mul(&C.pose_a, &h[src->c.body_a].pose, &src->c.pose_a);
+        if (src->c.body_b >= 0) {
+            C.body_b = h[src->c.body_b].body;
+            mcd_pose_mul(&C.pose_b, &h[src->c.body_b].pose, &src->c.pose_b);
+        }
+        if (C.body_a < 0) { /* keep the moving side as A */
+            mcd_pose t = C.pose_a;
+            C.body_a = C.body_b, C.pose_a = C.pose_b;
+            C.body_b = -1, C.pose_b = t;
+        }
+        if (C.body_a < 0 || C.body_a == C.body_b)
+            return mcd_fail(err, MCD_ERR_MODEL,
+                            "closure '%s': its two frames are on the same rigid body once fixed "
+                            "joints are merged",
+                            src->name);
+        m->closure[c] = C;
+        if (!(m->closure_name[c] = mcd_builder_strdup(src->name)))
+            return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
+        m->nclosure++;
+        m->nclosure_rows += mcd_closure_rows(C.type);
+    }
     for (int n = 0; n < b->nnode; n++) {
         const builder_node *N = &b->node[n];
         int body = h[N->link].body;
