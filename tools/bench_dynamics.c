@@ -1,10 +1,329 @@
-/* PLACEHOLDER: replaced by its owner before any issue is resolved. */
+/* `mcdyn bench dynamics`: median time per call of inverse dynamics, the
+ * mass matrix, forward dynamics and M^-1 x, on revolute chains and on the
+ * bundled and shared robot models. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "args.h"
+#include "bench_timer.h"
+#include "chain_model.h"
 #include "cli.h"
+#include "mcdyn/dynamics.h"
+#include "mcdyn/urdf.h"
+
+#define DEFAULT_SAMPLES 21
+#define MAX_DIRS        4
+
+static const int chain_lengths[] = {3, 20, 100, 1000};
+
+typedef struct robot_file {
+    const char *file; /* relative to a models directory */
+    int floating_base;
+} robot_file;
+
+static const robot_file robots[] = {
+    {"arm3.urdf", 0},
+    {"example-robot-data/panda_collision.urdf", 0},
+    {"example-robot-data/a1.urdf", 1},
+    {"example-robot-data/solo12.urdf", 1},
+    {"example-robot-data/anymal_c_simple.urdf", 1},
+};
+
+/* One model, its workspace and one random state. */
+typedef struct bench_state {
+    const mcd_model *m;
+    mcd_data *d;
+    double *q, *qd, *qdd, *tau, *x, *y, *M;
+} bench_state;
+
+static int call_inverse_dynamics(void *ctx)
+{
+    bench_state *s = ctx;
+    return mcd_inverse_dynamics(s->m, s->d, s->q, s->qd, s->qdd, NULL, s->tau) != MCD_OK;
+}
+
+static int call_mass_matrix(void *ctx)
+{
+    bench_state *s = ctx;
+    return mcd_mass_matrix(s->m, s->d, s->q, s->M) != MCD_OK;
+}
+
+static int call_forward_dynamics(void *ctx)
+{
+    bench_state *s = ctx;
+    return mcd_forward_dynamics(s->m, s->d, s->q, s->qd, s->tau, NULL, s->qdd) != MCD_OK;
+}
+
+static int call_minv_factor(void *ctx)
+{
+    bench_state *s = ctx;
+    return mcd_minv_factor(s->m, s->d, s->q) != MCD_OK;
+}
+
+static int call_minv_solve(void *ctx)
+{
+    bench_state *s = ctx;
+    return mcd_minv_solve(s->m, s->d, s->x, s->y) != MCD_OK;
+}
+
+static int call_minv_factor_solve(void *ctx)
+{
+    return call_minv_factor(ctx) || call_minv_solve(ctx);
+}
+
+/* One column of the table. prepare (may be NULL) runs once before timing. */
+typedef struct bench_column {
+    const char *header;
+    bench_call prepare, call;
+} bench_column;
+
+static const bench_column columns[] = {
+    {"inv.dyn", NULL, call_inverse_dynamics}, {"M(q)", NULL, call_mass_matrix},
+    {"fwd.dyn", NULL, call_forward_dynamics}, {"M^-1 x", NULL, call_minv_factor_solve},
+    {"factor", NULL, call_minv_factor},       {"solve", call_minv_factor, call_minv_solve},
+};
+#define NCOLUMNS ((int)(sizeof columns / sizeof *columns))
+
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * rand() / (double)RAND_MAX;
+}
+
+/* q = neutral (+) a random velocity over 1 s: valid, quaternions unit. */
+static mcd_status random_state(bench_state *s)
+{
+    const mcd_model *m = s->m;
+    mcd_status st = mcd_model_neutral(m, s->q);
+    for (int i = 0; i < m->nv; i++) {
+        s->qd[i] = uniform(-1, 1);
+        s->qdd[i] = uniform(-1, 1);
+        s->tau[i] = uniform(-1, 1);
+        s->x[i] = uniform(-1, 1);
+    }
+    if (st == MCD_OK) st = mcd_integrate(m, s->q, s->qd, 1.0, s->q);
+    return st;
+}
+
+static void state_free(bench_state *s)
+{
+    mcd_data_free(s->d);
+    free(s->q);
+    free(s->M);
+}
+
+static mcd_status state_make(bench_state *s, const mcd_model *m, mcd_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->m = m;
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    s->q = malloc(sizeof(double) * (nq + 5 * nv));
+    s->M = malloc(sizeof(double) * (nv * nv > 0 ? nv * nv : 1));
+    if (!s->q || !s->M) {
+        state_free(s);
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    }
+    s->qd = s->q + nq;
+    s->qdd = s->qd + nv;
+    s->tau = s->qdd + nv;
+    s->x = s->tau + nv;
+    s->y = s->x + nv;
+    mcd_status st = mcd_data_create(m, &s->d, err);
+    if (st == MCD_OK) st = random_state(s);
+    if (st != MCD_OK) {
+        mcd_fail(err, st, "cannot make a workspace and a random state");
+        state_free(s);
+    }
+    return st;
+}
+
+static void print_header(int samples)
+{
+    printf("median time per call [us], %d samples of >= 1 ms each (CLOCK_MONOTONIC)\n", samples);
+    printf("M^-1 x = mcd_minv_factor + mcd_minv_solve; factor and solve also alone\n\n");
+    printf("%-40s %5s", "model", "nv");
+    for (int c = 0; c < NCOLUMNS; c++) printf(" %10s", columns[c].header);
+    printf("\n");
+}
+
+/* Times every column on m and prints one row; returns 0 or 1 on failure. */
+static int bench_model(const char *label, const mcd_model *m, int samples)
+{
+    bench_state s;
+    mcd_error err;
+    if (state_make(&s, m, &err) != MCD_OK) {
+        fprintf(stderr, "mcdyn bench dynamics: %s: %s\n", label, err.msg);
+        return 1;
+    }
+    printf("%-40s %5d", label, m->nv);
+    int failed = 0;
+    for (int c = 0; c < NCOLUMNS && !failed; c++) {
+        failed = columns[c].prepare && columns[c].prepare(&s);
+        double us = failed ? -1.0 : bench_median_us(columns[c].call, &s, samples);
+        failed = us < 0;
+        if (!failed) printf(" %10.3f", us);
+    }
+    printf("\n");
+    if (failed) fprintf(stderr, "mcdyn bench dynamics: %s: %s\n", label, mcd_data_error(s.d));
+    fflush(stdout);
+    state_free(&s);
+    return failed;
+}
+
+static int bench_chains(int samples)
+{
+    int failed = 0;
+    for (size_t i = 0; i < sizeof chain_lengths / sizeof *chain_lengths; i++) {
+        mcd_model *m = NULL;
+        mcd_error err;
+        char label[64];
+        snprintf(label, sizeof label, "revolute chain N=%d", chain_lengths[i]);
+        if (chain_model_make(chain_lengths[i], &m, &err) != MCD_OK) {
+            fprintf(stderr, "mcdyn bench dynamics: %s: %s\n", label, err.msg);
+            failed = 1;
+            continue;
+        }
+        failed |= bench_model(label, m, samples);
+        mcd_model_free(m);
+    }
+    return failed;
+}
+
+/* The directories searched for the robot files, in order. */
+typedef struct models_dirs {
+    char path[MAX_DIRS][4096];
+    int n;
+} models_dirs;
+
+static void add_dir(models_dirs *dirs, const char *prefix, const char *suffix)
+{
+    if (prefix && dirs->n < MAX_DIRS)
+        snprintf(dirs->path[dirs->n++], sizeof dirs->path[0], "%s%s", prefix, suffix);
+}
+
+static void default_dirs(models_dirs *dirs, const char *user_dir)
+{
+    dirs->n = 0;
+    add_dir(dirs, user_dir, "");
+    add_dir(dirs, "models", "");
+    add_dir(dirs, getenv("MCDYN_SHARED"), "/models");
+    add_dir(dirs, "../shared/models", "");
+}
+
+static int find_file(const models_dirs *dirs, const char *file, char *path, size_t len)
+{
+    struct stat st;
+    for (int i = 0; i < dirs->n; i++) {
+        snprintf(path, len, "%s/%s", dirs->path[i], file);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return 0;
+    }
+    return -1;
+}
+
+static void print_search_dirs(const models_dirs *dirs)
+{
+    for (int i = 0; i < dirs->n; i++) printf("%s%s", i ? ", " : "", dirs->path[i]);
+}
+
+/* Returns 1 if the robot loads but a call fails; a robot that is absent or
+ * does not load is skipped with a note. */
+/* "a1.urdf (floating)" */
+static void robot_label(const robot_file *r, char *label, size_t len)
+{
+    const char *slash = strrchr(r->file, '/');
+    snprintf(label, len, "%s%s", slash ? slash + 1 : r->file,
+             r->floating_base ? " (floating)" : "");
+}
+
+static int bench_robot(const models_dirs *dirs, const robot_file *r, int samples)
+{
+    char path[8192], label[128];
+    robot_label(r, label, sizeof label);
+    if (find_file(dirs, r->file, path, sizeof path) != 0) {
+        printf("%-40s skipped: %s not found in ", label, r->file);
+        print_search_dirs(dirs);
+        printf("\n");
+        return 0;
+    }
+    mcd_urdf_options opt = mcd_urdf_default_options();
+    opt.floating_base = r->floating_base;
+    mcd_model *m = NULL;
+    mcd_error err;
+    if (mcd_urdf_load_file(path, &opt, &m, &err) != MCD_OK) {
+        printf("%-40s skipped: does not load: %s\n", label, err.msg);
+        return 0;
+    }
+    int failed = bench_model(label, m, samples);
+    mcd_model_free(m);
+    return failed;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mcdyn bench dynamics [--reps N] [--models-dir DIR]\n\n"
+            "Prints the median time per call, in microseconds, of inverse dynamics\n"
+            "(mcd_inverse_dynamics), the mass matrix (mcd_mass_matrix), forward dynamics\n"
+            "(mcd_forward_dynamics) and M^-1 x (mcd_minv_factor + mcd_minv_solve, and each\n"
+            "alone) at a random state, for revolute chains of 3, 20, 100 and 1000 links and\n"
+            "for robot models: arm3.urdf and example-robot-data/{panda_collision, a1, solo12,\n"
+            "anymal_c_simple}.urdf (legged robots with a floating base). A robot that is not\n"
+            "found or does not load is skipped with a note.\n\n"
+            "options:\n"
+            "  --reps N          samples per measurement, each batching calls for >= 1 ms\n"
+            "                    (default %d); the median is printed\n"
+            "  --models-dir DIR  directory searched first for the robot files; then ./models,\n"
+            "                    $MCDYN_SHARED/models and ../shared/models\n"
+            "  -h, --help        print this help\n",
+            DEFAULT_SAMPLES);
+}
+
+typedef struct bench_options {
+    int samples;
+    const char *models_dir;
+} bench_options;
+
+static int usage_error(const char *what, const char *arg)
+{
+    fprintf(stderr, "mcdyn bench dynamics: %s '%s'\n\n", what, arg);
+    usage(stderr);
+    return 2;
+}
+
+/* Returns -1 on success, else the exit code. */
+static int parse_options(int argc, char **argv, bench_options *o)
+{
+    o->samples = DEFAULT_SAMPLES;
+    o->models_dir = NULL;
+    for (int i = 1; i < argc; i += 2) {
+        const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (args_is_help(a)) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--reps") && strcmp(a, "--models-dir"))
+            return usage_error("unknown option", a);
+        if (!value) return usage_error("a value is needed after", a);
+        if (!strcmp(a, "--models-dir"))
+            o->models_dir = value;
+        else if (args_parse_int(value, 1, &o->samples) != 0)
+            return usage_error("--reps needs an integer >= 1, not", value);
+    }
+    return -1;
+}
+
 int mcd_bench_dynamics(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "mcdyn: this command is being written\n");
-    return 1;
+    bench_options o;
+    int code = parse_options(argc, argv, &o);
+    if (code >= 0) return code;
+    srand(1);
+    print_header(o.samples);
+    int failed = bench_chains(o.samples);
+    models_dirs dirs;
+    default_dirs(&dirs, o.models_dir);
+    for (size_t i = 0; i < sizeof robots / sizeof *robots; i++)
+        failed |= bench_robot(&dirs, &robots[i], o.samples);
+    return failed;
 }

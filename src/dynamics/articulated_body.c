@@ -101,7 +101,6 @@ mcd_status mcd_minv_factor(const mcd_model *m, mcd_data *d, const double *q)
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s != MCD_OK) return s;
-    d->factor_valid = 0;
     mcd_kinematics_pass(m, d, q);
     s = mcd_aba_inertia_pass(m, d);
     if (s == MCD_OK) d->factor_valid = 1;

@@ -14,7 +14,6 @@ mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s == MCD_OK) s = mcd_check_fext(m, d, f_ext);
     if (s == MCD_OK && !qdd) s = mcd_fail(&d->err, MCD_ERR_ARG, "qdd is NULL");
     if (s != MCD_OK) return s;
-    d->factor_valid = 0;
     mcd_kinematics_pass(m, d, q);
     mcd_velocity_pass(m, d, qd, 1); /* b(k) = V x* (M V) ... */
     if (f_ext)                      /* ... - f_ext */

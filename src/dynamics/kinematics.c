@@ -101,6 +101,7 @@ static void world_inertia(const mcd_body *B, const mcd_pose *Xw, mcd_sym6 *I)
 
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
+    d->factor_valid = 0; /* the hinge maps change: a factorization of M is stale */
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];

@@ -205,6 +205,15 @@ START_TEST(api_misuse_reported)
     ck_assert_int_eq(mcd_mass_matrix(other, d, q, y), MCD_ERR_ARG);
     ck_assert_int_eq(mcd_mass_matrix(m, d, q, NULL), MCD_ERR_ARG);
     ck_assert_int_eq(mcd_node_jacobian(m, d, q, 5, MCD_REF_WORLD, y), MCD_ERR_ARG);
+    /* a factorization is stale once another algorithm moved the kinematics */
+    double q2[3] = {1.0, 2.5, 0}, M[9];
+    ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+    ck_assert_int_eq(mcd_minv_solve(m, d, x, y), MCD_OK);
+    ck_assert_int_eq(mcd_forward_kinematics(m, d, q2), MCD_OK);
+    ck_assert_int_eq(mcd_minv_solve(m, d, x, y), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_minv_factor(m, d, q2), MCD_OK);
+    ck_assert_int_eq(mcd_mass_matrix(m, d, q2, M), MCD_OK); /* reuses bd.P for composites */
+    ck_assert_int_eq(mcd_minv_solve(m, d, x, y), MCD_ERR_ARG);
     ck_assert_int_eq(mcd_data_create(NULL, &d, NULL), MCD_ERR_ARG);
     mcd_data_free(d);
     mcd_model_free(m);

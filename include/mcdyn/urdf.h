@@ -1,0 +1,91 @@
+/* mcdyn — URDF import.
+ *
+ * Reads a URDF robot description (libxml2, network access disabled) and
+ * builds an mcd_model with the builder of model.h:
+ *  - every <link> becomes a builder link; its frame is the frame of the joint
+ *    that has it as child (the root link's frame is the world frame, or the
+ *    free-joint frame with a floating base);
+ *  - <inertial>: mass, centre of mass = origin xyz, inertia rotated into the
+ *    link frame by the origin rpy (I_link = R I R^T); no <inertial>: zero mass;
+ *  - <joint> types: revolute, continuous (revolute without position limits),
+ *    prismatic, fixed (merged into the parent body by the builder, the link
+ *    stays addressable as a frame), floating (a free joint); planar is
+ *    rejected as unsupported. <axis> defaults to (1, 0, 0); <limit> and
+ *    <dynamics> (damping, friction) are recorded, a revolute or prismatic
+ *    joint having position limits when <limit> writes lower or upper;
+ *    <mimic> is ignored with a warning (the joint stays independent);
+ *  - <collision> geometry: sphere, box, cylinder, mesh, and the common
+ *    <capsule radius length> extension (length of the cylindrical part);
+ *    mesh file names are resolved (package:// against the search path,
+ *    file://, absolute, or relative to the URDF's directory) and recorded,
+ *    not loaded;
+ *  - <visual> elements are not loaded; a visual mesh that cannot be found
+ *    only gives a warning;
+ *  - <material>, <gazebo>, <transmission>, <mujoco> and other extension
+ *    elements are ignored.
+ * The XML declaration version="0.0" written by some exporters is accepted.
+ * Numbers are read with strtod in the C locale's format ('.' decimal point);
+ * NaN, Inf, garbage and wrong counts are errors.
+ *
+ * Errors name the place: "path:line: <element name=\"...\">: what is wrong"
+ * (status MCD_ERR_PARSE for malformed input, MCD_ERR_NONFINITE for NaN/Inf
+ * or out-of-range numbers, MCD_ERR_UNSUPPORTED for valid URDF this library
+ * does not handle, MCD_ERR_MODEL for structural or physical errors,
+ * MCD_ERR_IO when the file cannot be read). Mass and inertia are validated
+ * by the builder (model.h); its messages name the link and are prefixed with
+ * the path, line and element of that link. Neither libxml2 nor this loader
+ * prints anything.
+ */
+#ifndef MCDYN_URDF_H
+#define MCDYN_URDF_H
+
+#include "mcdyn/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Receives one warning message (a missing mesh, an ignored <mimic>, ...);
+ * msg is only valid during the call. */
+typedef void (*mcd_urdf_warn_fn)(void *user, const char *msg);
+
+typedef struct mcd_urdf_options {
+    /* Nonzero: the root link is attached to the world by a free joint named
+     * after the link. Zero: the root link is fixed to the world (merged into
+     * it: its mass does not count in the model's total mass). */
+    int floating_base;
+    /* Directories searched, in order, for package://PKG/REST URIs: the file
+     * is DIR/PKG/REST. May be NULL when npackage_paths is 0. */
+    const char *const *package_paths;
+    int npackage_paths;
+    /* Nonzero: a link inertia whose principal moments violate the triangle
+     * inequality (no rigid body has it; some published files carry one) is
+     * replaced, with a warning, by the isotropic inertia of the same trace
+     * (MuJoCo's balanceinertia). Zero: such a link is an error. */
+    int balance_inertia;
+    /* Optional warnings sink (NULL: warnings are dropped). */
+    mcd_urdf_warn_fn warn;
+    void *warn_user;
+} mcd_urdf_options;
+
+/* Fixed base, no package search path, no inertia balancing, no warnings
+ * sink. */
+mcd_urdf_options mcd_urdf_default_options(void);
+
+/* Loads the URDF file at path. opt may be NULL (default options). On success
+ * *out receives a new model (free with mcd_model_free); on failure *out is
+ * NULL and err (may be NULL) holds the message. Relative mesh file names are
+ * resolved against the directory of path. */
+mcd_status mcd_urdf_load_file(const char *path, const mcd_urdf_options *opt, mcd_model **out,
+                              mcd_error *err);
+
+/* Loads a URDF held in the NUL-terminated string xml. name_for_messages (may
+ * be NULL: "<string>") stands for the file name in messages. Relative mesh
+ * file names are resolved against the current directory. */
+mcd_status mcd_urdf_load_string(const char *xml, const char *name_for_messages,
+                                const mcd_urdf_options *opt, mcd_model **out, mcd_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

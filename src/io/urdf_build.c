@@ -1,0 +1,92 @@
+/* URDF import: builder calls for a resolved robot (src/io/urdf_internal.h).
+ *
+ * Links are added parents first. The root link hangs from the world by a
+ * free joint (floating base) or a fixed one (merged into the world by the
+ * builder); every other link by the joint that has it as child. Builder
+ * errors are prefixed with the location of the link they concern: the link
+ * being added, or for the final validation the link its message names
+ * ("link 'NAME': ..."), else the file alone.
+ */
+#include "urdf_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static mcd_link_desc link_desc(const urdf_ctx *c, const urdf_robot *r, const urdf_link *l,
+                               const int *index)
+{
+    mcd_link_desc d = mcd_link_desc_default();
+    d.name = l->name;
+    d.mass = l->mass;
+    if (l->parent_joint < 0) {
+        d.parent = -1;
+        d.jtype = c->opt.floating_base ? MCD_JOINT_FREE : MCD_JOINT_FIXED;
+        return d;
+    }
+    const urdf_joint *j = &r->joint[l->parent_joint];
+    d.joint_name = j->name;
+    d.parent = index[j->parent];
+    d.jtype = j->type;
+    d.origin = j->origin;
+    mcd_v3_copy(d.axis, j->axis);
+    d.limits = j->limits;
+    return d;
+}
+
+/* Adds link l and its collision geometry; index[] maps links to the builder. */
+static mcd_status add_link(const urdf_ctx *c, const urdf_robot *r, int li, int *index,
+                           mcd_builder *b)
+{
+    const urdf_link *l = &r->link[li];
+    mcd_link_desc d = link_desc(c, r, l, index);
+    mcd_error e;
+    mcd_error_clear(&e);
+    if (mcd_builder_add_link(b, &d, &index[li], &e) != MCD_OK)
+        return urdf_fail(c, l->node, e.status, "%s", e.msg);
+    for (int g = 0; g < l->ngeom; g++)
+        if (mcd_builder_add_geom(b, index[li], &l->geom[g].geom, &e) != MCD_OK)
+            return urdf_fail(c, l->geom[g].node, e.status, "%s", e.msg);
+    return MCD_OK;
+}
+
+static mcd_status fill_builder(const urdf_ctx *c, const urdf_robot *r, mcd_builder *b)
+{
+    int *index = malloc((size_t)r->nlink * sizeof *index);
+    if (!index) return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
+    mcd_error e;
+    mcd_error_clear(&e);
+    mcd_status st = mcd_builder_set_name(b, r->name, &e);
+    if (st != MCD_OK) mcd_fail(c->err, st, "%s: %s", c->file, e.msg);
+    for (int k = 0; st == MCD_OK && k < r->nlink; k++) st = add_link(c, r, r->order[k], index, b);
+    free(index);
+    return st;
+}
+
+/* The link named by a builder message "link 'NAME': ...", NULL if none. */
+static const xmlNode *link_named_in(const urdf_robot *r, const char *msg)
+{
+    static const char prefix[] = "link '";
+    if (strncmp(msg, prefix, strlen(prefix)) != 0) return NULL;
+    const char *name = msg + strlen(prefix), *end = strchr(name, '\'');
+    for (int i = 0; end && i < r->nlink; i++)
+        if (strlen(r->link[i].name) == (size_t)(end - name) &&
+            strncmp(r->link[i].name, name, (size_t)(end - name)) == 0)
+            return r->link[i].node;
+    return NULL;
+}
+
+mcd_status urdf_build_model(const urdf_ctx *c, const urdf_robot *r, mcd_model **out)
+{
+    mcd_builder *b;
+    mcd_error e;
+    mcd_error_clear(&e);
+    mcd_status st = mcd_builder_create(&b);
+    if (st != MCD_OK) return mcd_fail(c->err, st, "%s: cannot create a model builder", c->file);
+    st = fill_builder(c, r, b);
+    if (st == MCD_OK) {
+        st = mcd_model_build(b, out, &e);
+        if (st != MCD_OK) urdf_fail(c, link_named_in(r, e.msg), st, "%s", e.msg);
+    }
+    mcd_builder_free(b);
+    return st;
+}

@@ -1,0 +1,108 @@
+/* URDF import: <collision> shapes and <visual> mesh checks (src/io/urdf_internal.h).
+ *
+ * Shapes map to mcd_geom sizes as model.h defines them: box size -> half
+ * extents, cylinder and capsule length -> half length along z. The capsule
+ * (not in the URDF specification, written by Bullet and Drake exporters)
+ * has the length of its cylindrical part.
+ */
+#include "urdf_internal.h"
+
+#include <stdlib.h>
+
+/* The single element child of <geometry>. */
+static mcd_status shape_of(const urdf_ctx *c, const xmlNode *geometry, const xmlNode **shape)
+{
+    *shape = NULL;
+    for (const xmlNode *k = geometry->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE) continue;
+        if (*shape) return urdf_fail(c, k, MCD_ERR_PARSE, "more than one shape in <geometry>");
+        *shape = k;
+    }
+    if (!*shape) return urdf_fail(c, geometry, MCD_ERR_PARSE, "no shape in <geometry>");
+    return MCD_OK;
+}
+
+/* cylinder, capsule: size[0] = radius, size[1] = half length */
+static mcd_status parse_round(const urdf_ctx *c, const xmlNode *shape, mcd_geom *g)
+{
+    mcd_status st = urdf_nonneg_attr(c, shape, "radius", 1, 1, &g->size[0]);
+    if (st == MCD_OK) st = urdf_nonneg_attr(c, shape, "length", 1, 1, &g->size[1]);
+    g->size[1] *= 0.5;
+    return st;
+}
+
+static mcd_status parse_mesh(const urdf_ctx *c, const xmlNode *shape, mcd_geom *g)
+{
+    char *uri;
+    g->size[0] = g->size[1] = g->size[2] = 1.0;
+    mcd_status st = urdf_numbers_attr(c, shape, "scale", 3, 0, g->size);
+    if (st == MCD_OK) st = urdf_string_attr(c, shape, "filename", 1, &uri);
+    if (st != MCD_OK) return st;
+    st = urdf_resolve_mesh(c, shape, uri, "collision", &g->mesh_path);
+    free(uri);
+    return st;
+}
+
+static mcd_status parse_shape(const urdf_ctx *c, const xmlNode *shape, mcd_geom *g)
+{
+    if (urdf_is(shape, "sphere")) {
+        g->type = MCD_GEOM_SPHERE;
+        return urdf_nonneg_attr(c, shape, "radius", 1, 1, &g->size[0]);
+    }
+    if (urdf_is(shape, "box")) {
+        g->type = MCD_GEOM_BOX;
+        mcd_status st = urdf_nonneg_attr(c, shape, "size", 3, 1, g->size);
+        mcd_v3_scale(g->size, g->size, 0.5);
+        return st;
+    }
+    if (urdf_is(shape, "cylinder") || urdf_is(shape, "capsule")) {
+        g->type = urdf_is(shape, "cylinder") ? MCD_GEOM_CYLINDER : MCD_GEOM_CAPSULE;
+        return parse_round(c, shape, g);
+    }
+    if (urdf_is(shape, "mesh")) {
+        g->type = MCD_GEOM_MESH;
+        return parse_mesh(c, shape, g);
+    }
+    return urdf_fail(c, shape, MCD_ERR_UNSUPPORTED, "unsupported collision shape");
+}
+
+/* Grows l->geom by one zeroed entry. */
+static urdf_geom *append_geom(urdf_link *l)
+{
+    urdf_geom *g = realloc(l->geom, (size_t)(l->ngeom + 1) * sizeof *g);
+    if (!g) return NULL;
+    l->geom = g;
+    g += l->ngeom++;
+    *g = (urdf_geom){0};
+    return g;
+}
+
+mcd_status urdf_parse_collision(const urdf_ctx *c, const xmlNode *node, urdf_link *l)
+{
+    const xmlNode *geometry, *shape;
+    mcd_status st = urdf_child(c, node, "geometry", 1, &geometry);
+    if (st == MCD_OK) st = shape_of(c, geometry, &shape);
+    if (st != MCD_OK) return st;
+    urdf_geom *g = append_geom(l);
+    if (!g) return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
+    g->node = node;
+    g->geom.body = -1;
+    st = urdf_origin(c, node, &g->geom.pose);
+    if (st == MCD_OK) st = parse_shape(c, shape, &g->geom);
+    return st;
+}
+
+mcd_status urdf_check_visual(const urdf_ctx *c, const xmlNode *node)
+{
+    const xmlNode *geometry, *mesh = NULL;
+    mcd_status st = urdf_child(c, node, "geometry", 0, &geometry);
+    if (st == MCD_OK && geometry) st = urdf_child(c, geometry, "mesh", 0, &mesh);
+    if (st != MCD_OK || !mesh) return st;
+    char *uri, *path;
+    st = urdf_string_attr(c, mesh, "filename", 1, &uri);
+    if (st != MCD_OK) return st;
+    st = urdf_resolve_mesh(c, mesh, uri, "visual", &path);
+    free(uri);
+    free(path);
+    return st;
+}
