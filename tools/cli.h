@@ -9,5 +9,6 @@ int mcd_cmd_bench(int argc, char **argv); /* cmd_bench.c: dispatches to the benc
 
 int mcd_bench_dynamics(int argc, char **argv); /* bench_dynamics.c */
 int mcd_bench_solve(int argc, char **argv);    /* bench_solve.c */
+int mcd_bench_lambda(int argc, char **argv);   /* bench_lambda.c */
 
 #endif

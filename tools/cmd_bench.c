@@ -12,6 +12,7 @@ typedef struct bench {
 
 static const bench benches[] = {
     {"dynamics", mcd_bench_dynamics, "inverse/forward dynamics, mass matrix, M^-1 x per call"},
+    {"lambda", mcd_bench_lambda, "operational-space compliance: O(N) recursion vs dense"},
     {"solve", mcd_bench_solve, "complementarity solvers on problem files, beside Siconos"},
 };
 

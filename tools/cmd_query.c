@@ -15,7 +15,7 @@
 
 typedef struct query_options {
     const char *path;
-    int floating_base, quiet;
+    int floating_base, quiet, balance_inertia;
     const char *q, *qd, *tau; /* comma-separated numbers, NULL for the default */
     int nnode;
     const char **node_args; /* "LINK[:x,y,z]", nnode entries (argv) */
@@ -25,7 +25,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn query MODEL.urdf [--floating-base] [--q Q] [--qd QD] [--tau TAU]\n"
-            "                  [--node LINK[:x,y,z]]... [--quiet]\n\n"
+            "                  [--node LINK[:x,y,z]]... [--balance-inertia] [--quiet]\n\n"
             "Loads a URDF model and prints one JSON object on standard output:\n"
             "  model, nq, nv       model name and numbers of position / velocity coordinates\n"
             "  joint_names, joint_types, body_names   one entry per moving body, in order\n"
@@ -36,7 +36,10 @@ static void usage(FILE *out)
             "  nodes               per --node: name, link, offset, world position and rotation\n"
             "                      (3 x 3, columns are the node axes), and jacobian: 6 x nv,\n"
             "                      rows [angular; linear] velocity in world-aligned axes at\n"
-            "                      the node origin\n\n"
+            "                      the node origin\n"
+            "  lambda              operational-space compliance J M^-1 J^T of the nodes\n"
+            "                      (6K x 6K for K nodes, blocks in --node order, rows and\n"
+            "                      columns [angular; linear], world-aligned; O(N) recursion)\n\n"
             "options:\n"
             "  --floating-base     attach the root link to the world by a free joint (q: x y z\n"
             "                      then quaternion w x y z; qd: linear velocity in the world,\n"
@@ -48,6 +51,10 @@ static void usage(FILE *out)
             "  --node LINK[:x,y,z] a node on the URDF link LINK (links merged by fixed joints\n"
             "                      included) at offset x,y,z in the link frame (default: its\n"
             "                      origin), with the link's axes; may be repeated\n"
+            "  --balance-inertia   replace a link inertia that no rigid body can have\n"
+            "                      (triangle inequality violated, as in some published\n"
+            "                      files) by the isotropic inertia of the same trace, with a\n"
+            "                      warning; without it such a file is an error\n"
             "  --quiet             do not print the URDF loader's warnings (visual meshes\n"
             "                      not found, <mimic> ignored, ...)\n"
             "  -h, --help          print this help\n\n"
@@ -116,6 +123,8 @@ static int parse_options(int argc, char **argv, query_options *o)
             o->floating_base = 1;
         } else if (!strcmp(a, "--quiet")) {
             o->quiet = 1;
+        } else if (!strcmp(a, "--balance-inertia")) {
+            o->balance_inertia = 1;
         } else if (slot) {
             if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
             *slot = argv[++i];
@@ -221,6 +230,7 @@ static void query_free(query *qy)
     free(qy->M);
     free(qy->C);
     free(qy->qdd);
+    free(qy->Lambda);
     mcd_data_free(qy->d);
     mcd_model_free(qy->m);
 }
@@ -234,7 +244,8 @@ static int allocate_state(query *qy)
     qy->M = alloc_doubles(m->nv * m->nv);
     qy->C = alloc_doubles(m->nv);
     qy->qdd = alloc_doubles(m->nv);
-    int ok = qy->q && qy->qd && qy->tau && qy->M && qy->C && qy->qdd;
+    qy->Lambda = alloc_doubles(36 * qy->nnode * qy->nnode);
+    int ok = qy->q && qy->qd && qy->tau && qy->M && qy->C && qy->qdd && qy->Lambda;
     for (int i = 0; i < qy->nnode && ok; i++)
         ok = (qy->nodes[i].J = alloc_doubles(6 * m->nv)) != NULL;
     if (!ok) return fail("out of memory");
@@ -247,6 +258,7 @@ static int load_model(query *qy, const query_options *o)
     mcd_urdf_options opt = mcd_urdf_default_options();
     opt.floating_base = o->floating_base;
     opt.warn = o->quiet ? NULL : print_warning;
+    opt.balance_inertia = o->balance_inertia;
     mcd_error err;
     if (mcd_urdf_load_file(o->path, &opt, &qy->m, &err) != MCD_OK) return fail("%s", err.msg);
     return 0;

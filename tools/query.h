@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "mcdyn/dynamics.h"
+#include "mcdyn/osc.h"
 
 /* A requested node: a point with axes fixed on a link (URDF link name). */
 typedef struct query_node {
@@ -29,6 +30,7 @@ typedef struct query {
     double *M, *C, *qdd;  /* computed */
     int nnode;
     query_node *nodes;
+    double *Lambda; /* 6 nnode x 6 nnode operational-space compliance (computed) */
 } query;
 
 typedef struct query_section {

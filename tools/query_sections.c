@@ -1,6 +1,7 @@
 /* The sections of `mcdyn query`'s JSON output (query.h). */
 #include "query.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void write_names(json_writer *w, const char *key, char *const *names, int n)
@@ -111,10 +112,53 @@ static void write_nodes(const query *qy, json_writer *w)
     json_array_end(w);
 }
 
+/* Lambda = J M^{-1} J^T of the nodes by the O(N) + O(K^2) recursion; rows
+ * and columns of a node on a link fixed to the world are zero. */
+static mcd_status compute_lambda(query *qy, mcd_error *err)
+{
+    const int K = qy->nnode, n = 6 * K;
+    if (K == 0) return MCD_OK;
+    mcd_status s = mcd_osc_reserve(qy->d, K);
+    if (s == MCD_OK) s = mcd_minv_factor(qy->m, qy->d, qy->q);
+    if (s != MCD_OK) return mcd_fail(err, s, "Lambda: %s", mcd_data_error(qy->d));
+    mcd_osc_point *pts = malloc(sizeof *pts * (size_t)K);
+    int *idx = malloc(sizeof *idx * (size_t)K), np = 0;
+    double *L = malloc(sizeof *L * (size_t)n * n);
+    if (!pts || !idx || !L) s = mcd_fail(err, MCD_ERR_NOMEM, "Lambda: out of memory");
+    for (int i = 0; s == MCD_OK && i < K; i++) {
+        if (qy->nodes[i].node < 0) continue;
+        idx[np] = i;
+        pts[np].body = qy->m->node[qy->nodes[i].node].body;
+        memcpy(pts[np++].x, qy->nodes[i].world.p, sizeof pts[0].x);
+    }
+    if (s == MCD_OK && np > 0 &&
+        (s = mcd_osc_compliance(qy->m, qy->d, np, pts, MCD_OSC_SPATIAL, L)) != MCD_OK)
+        mcd_fail(err, s, "Lambda: %s", mcd_data_error(qy->d));
+    if (s == MCD_OK) {
+        memset(qy->Lambda, 0, sizeof(double) * (size_t)n * n);
+        for (int a = 0; a < np; a++)
+            for (int b = 0; b < np; b++)
+                for (int i = 0; i < 6; i++)
+                    for (int j = 0; j < 6; j++)
+                        qy->Lambda[(6 * idx[a] + i) * n + 6 * idx[b] + j] =
+                            L[(6 * a + i) * 6 * np + 6 * b + j];
+    }
+    free(pts), free(idx), free(L);
+    return s;
+}
+
+/* "lambda": 6K x 6K, node blocks in --node order, rows [w; v] world-aligned */
+static void write_lambda(const query *qy, json_writer *w)
+{
+    json_key(w, "lambda");
+    json_matrix(w, qy->Lambda, 6 * qy->nnode, 6 * qy->nnode);
+}
+
 const query_section query_sections[] = {
     {NULL, write_model},
     {NULL, write_state},
     {compute_dynamics, write_dynamics},
     {compute_nodes, write_nodes},
+    {compute_lambda, write_lambda},
 };
 const int query_nsections = (int)(sizeof query_sections / sizeof *query_sections);

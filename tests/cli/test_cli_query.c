@@ -73,8 +73,10 @@ END_TEST
 START_TEST(test_query_help_names_every_option)
 {
     static const char *const args[] = {"query", "--help", NULL};
-    static const char *const options[] = {"--floating-base", "--q ",    "--qd",   "--tau",
-                                          "--node",          "--quiet", "--help", NULL};
+    static const char *const options[] = {"--floating-base", "--q ",    "--qd",
+                                          "--tau",           "--node",  "--balance-inertia",
+                                          "--quiet",         "--help",  "lambda",
+                                          NULL};
     command_result r = mcdyn(args);
     ck_assert_int_eq(r.exit_code, 0);
     assert_mentions(r.out, options, "mcdyn query --help");
@@ -150,6 +152,36 @@ static void assert_node(const char *json, int nv)
     ck_assert_int_eq(json_length(member(node, "jacobian")), 6);
 }
 
+/* lambda (6x6 for one node) equals J M^{-1} J^T from the printed M and J,
+ * to 1e-10 relative: an independent check of the O(N) recursion's output. */
+static void assert_lambda(const char *json, int nv)
+{
+    double M[9], J[18], L[36], X[18];
+    numbers_member(json, "M", M, nv * nv);
+    numbers_member(json_element(member(json, "nodes"), 0), "jacobian", J, 6 * nv);
+    numbers_member(json, "lambda", L, 36);
+    for (int r = 0; r < 6; r++) { /* X row r = M^{-1} J row r (3x3 by Cramer's rule) */
+        double det = M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) +
+                     M[2] * (M[3] * M[7] - M[4] * M[6]);
+        for (int c = 0; c < 3; c++) {
+            double A[9];
+            memcpy(A, M, sizeof A);
+            for (int i = 0; i < 3; i++) A[3 * i + c] = J[r * nv + i];
+            X[r * 3 + c] = (A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+                            A[2] * (A[3] * A[7] - A[4] * A[6])) /
+                           det;
+        }
+    }
+    double scale = 1.0;
+    for (int i = 0; i < 36; i++) scale = fmax(scale, fabs(L[i]));
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double ref = 0.0;
+            for (int k = 0; k < 3; k++) ref += J[i * nv + k] * X[j * 3 + k];
+            ck_assert_double_eq_tol(L[6 * i + j], ref, 1e-10 * scale);
+        }
+}
+
 START_TEST(test_query_arm3)
 {
     const char *const args[] = {"query",  arm3_path(),        "--q",   "0.1,-0.4,0.7",
@@ -164,6 +196,7 @@ START_TEST(test_query_arm3)
     ck_assert_int_eq(json_length(member(r.out, "body_names")), 3);
     assert_equation_of_motion(r.out, 3);
     assert_node(r.out, 3);
+    assert_lambda(r.out, 3);
     command_result_free(&r);
 }
 END_TEST
