@@ -51,6 +51,25 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
 mcd_status mcd_node_compliance(const mcd_model *m, mcd_data *d, const double *q, int K,
                                const int *nodes, mcd_osc_rows rows, double *Lambda);
 
+/* Spatial or linear velocities (rows per point) of K points for joint
+ * velocities qd, with the kinematics of the last factorization (no new
+ * kinematics sweep, so the factorization stays valid). O(N + K). */
+mcd_status mcd_osc_velocities(const mcd_model *m, mcd_data *d, const double *qd, int K,
+                              const mcd_osc_point *pts, mcd_osc_rows rows, double *v);
+
+/* dqd = M^{-1} J^T F: the joint-velocity change caused by impulses F (rows
+ * per point: [n; F] spatial, or F linear, world axes at the points), with
+ * the factorization in d. O(N + K), M and J never formed. */
+mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
+                         mcd_osc_rows rows, const double *F, double *dqd);
+
+/* Constraint rows over point pairs: row i measures c_i . (V(pa_i) - V(pb_i))
+ * with c_i a 6-vector on the spatial velocities [w; v] of two points (pb_i
+ * = -1: nothing subtracted). W = X Lambda X^T (n x n, row-major) from a
+ * spatial Lambda of npts points. */
+void mcd_osc_row_compliance(int npts, const double *Lambda, int n, const int *pa, const int *pb,
+                            const double *coef, double *W);
+
 /* Reference: the same Lambda from the dense J M^{-1} J^T (mass matrix,
  * Cholesky and triangular solves through LAPACK). O(N^3); allocates its own
  * workspace. For validation and benchmarks, not for the simulation loop. */

@@ -16,7 +16,6 @@
  * U = P H^* is stored (G = U D^{-1}); after the inertia pass bd.P holds
  * P+(k). Each pass is O(N); M is never formed. */
 #include "dynamics_internal.h"
-#include "mcdyn/osc.h"
 
 #include <string.h>
 
@@ -120,21 +119,4 @@ mcd_status mcd_minv_solve(const mcd_model *m, mcd_data *d, const double *x, doub
     mcd_aba_bias_pass(m, d, x, 0);
     mcd_aba_accel_pass(m, d, NULL, 0, y);
     return MCD_OK;
-}
-
-void mcd_minv_point_forces(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
-                           const double *F, double *y)
-{
-    for (int k = 0; k < m->nbody; k++) memset(d->bd[k].f, 0, sizeof d->bd[k].f);
-    for (int i = 0; i < K; i++) { /* b(k) = -f_ext, f_ext = [n + x x F; F] about the origin */
-        const double *f = F + 6 * i;
-        double *z = d->bd[pts[i].body].f, t[3];
-        mcd_v3_cross(t, pts[i].x, f + 3);
-        for (int j = 0; j < 3; j++) {
-            z[j] -= f[j] + t[j];
-            z[3 + j] -= f[3 + j];
-        }
-    }
-    mcd_aba_bias_pass(m, d, NULL, 0);
-    mcd_aba_accel_pass(m, d, NULL, 0, y);
 }

@@ -14,6 +14,7 @@ typedef struct mcd_closure_ws {
     int *pt_a, *pt_b;   /* per closure: point indices of A and B (-1: world) */
     double *coef;       /* 6 per row: a_i, row value a_i . (V_A - V_B) */
     int *row_closure;   /* closure of each row */
+    int *row_pa, *row_pb; /* points of each row (pb -1: the world) */
     double *Lambda;     /* (6 npts)^2 */
     double *A;          /* r x r: Q_b Lambda Q_b^T */
     double *evec;       /* r x r eigenvectors */

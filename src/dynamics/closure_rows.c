@@ -66,7 +66,11 @@ void mcd_closure_assemble_rows(const mcd_model *m, mcd_data *d)
             mcd_v3_copy(w->pts[np++].x, XB.p);
         }
         int n = closure_rows(C, &XA, &XB, w->coef + 6 * row);
-        for (int i = 0; i < n; i++) w->row_closure[row + i] = c;
+        for (int i = 0; i < n; i++) {
+            w->row_closure[row + i] = c;
+            w->row_pa[row + i] = w->pt_a[c];
+            w->row_pb[row + i] = w->pt_b[c];
+        }
         row += n;
     }
     w->npts = np;

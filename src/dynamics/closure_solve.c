@@ -15,6 +15,7 @@ void mcd_closure_ws_free(mcd_data *d)
     mcd_closure_ws *w = d ? d->closure : NULL;
     if (!w) return;
     free(w->pts), free(w->pt_a), free(w->pt_b), free(w->coef), free(w->row_closure);
+    free(w->row_pa), free(w->row_pb);
     free(w->Lambda), free(w->A), free(w->evec), free(w->eval), free(w->work);
     free(w->rhs), free(w->sol), free(w->F), free(w->vA), free(w->vB), free(w->aA), free(w->aB);
     free(w->dq);
@@ -36,6 +37,8 @@ mcd_status mcd_closure_ws_create(mcd_data *d)
     w->pt_b = malloc(nc * sizeof *w->pt_b);
     w->coef = malloc(6 * r * sizeof *w->coef);
     w->row_closure = malloc(r * sizeof *w->row_closure);
+    w->row_pa = malloc(r * sizeof *w->row_pa);
+    w->row_pb = malloc(r * sizeof *w->row_pb);
     w->Lambda = malloc(36 * np * np * sizeof *w->Lambda);
     w->A = malloc(r * r * sizeof *w->A);
     w->evec = malloc(r * r * sizeof *w->evec);
@@ -53,7 +56,8 @@ mcd_status mcd_closure_ws_create(mcd_data *d)
     dsyev_("V", "U", &n, w->A, &n, w->eval, &query, &lwork, &info);
     w->lwork = info == 0 && query > 3 * r ? (int)query : 3 * (int)r + 1;
     w->work = malloc((size_t)w->lwork * sizeof *w->work);
-    if (!w->pts || !w->pt_a || !w->pt_b || !w->coef || !w->row_closure || !w->Lambda || !w->A ||
+    if (!w->pts || !w->pt_a || !w->pt_b || !w->coef || !w->row_closure || !w->row_pa ||
+        !w->row_pb || !w->Lambda || !w->A ||
         !w->evec || !w->eval || !w->rhs || !w->sol || !w->F || !w->vA || !w->vB || !w->aA ||
         !w->aB || !w->dq || !w->work) {
         mcd_closure_ws_free(d);
@@ -63,39 +67,13 @@ mcd_status mcd_closure_ws_create(mcd_data *d)
     return MCD_OK;
 }
 
-/* a^T Lambda(p, q) b for points p, q (6x6 block of the spatial Lambda). */
-static double block_form(const mcd_closure_ws *w, int p, int q, const double *a, const double *b)
-{
-    const int ld = 6 * w->npts;
-    const double *L = w->Lambda + (size_t)6 * p * ld + 6 * q;
-    double t = 0.0;
-    for (int i = 0; i < 6; i++) {
-        double row = 0.0;
-        for (int j = 0; j < 6; j++) row += L[(size_t)i * ld + j] * b[j];
-        t += a[i] * row;
-    }
-    return t;
-}
-
 mcd_status mcd_closure_compliance(const mcd_model *m, mcd_data *d)
 {
     mcd_closure_ws *w = d->closure;
     mcd_status s = mcd_osc_compliance(m, d, w->npts, w->pts, MCD_OSC_SPATIAL, w->Lambda);
-    if (s != MCD_OK) return s;
-    for (int i = 0; i < w->rows; i++)
-        for (int j = i; j < w->rows; j++) {
-            const int ci = w->row_closure[i], cj = w->row_closure[j];
-            const int pi[2] = {w->pt_a[ci], w->pt_b[ci]}, pj[2] = {w->pt_a[cj], w->pt_b[cj]};
-            double t = 0.0;
-            for (int u = 0; u < 2; u++)
-                for (int v = 0; v < 2; v++) {
-                    if (pi[u] < 0 || pj[v] < 0) continue;
-                    const double sign = (u == v) ? 1.0 : -1.0;
-                    t += sign * block_form(w, pi[u], pj[v], w->coef + 6 * i, w->coef + 6 * j);
-                }
-            w->A[i * w->rows + j] = w->A[j * w->rows + i] = t;
-        }
-    return MCD_OK;
+    if (s == MCD_OK)
+        mcd_osc_row_compliance(w->npts, w->Lambda, w->rows, w->row_pa, w->row_pb, w->coef, w->A);
+    return s;
 }
 
 mcd_status mcd_closure_solve(mcd_data *d)
@@ -132,12 +110,11 @@ void mcd_closure_apply(const mcd_model *m, mcd_data *d, double *dq)
     mcd_closure_ws *w = d->closure;
     memset(w->F, 0, 6 * (size_t)w->npts * sizeof *w->F);
     for (int i = 0; i < w->rows; i++) {
-        const int c = w->row_closure[i];
         const double *a = w->coef + 6 * i, p = w->sol[i];
         for (int k = 0; k < 6; k++) {
-            w->F[6 * w->pt_a[c] + k] += p * a[k];
-            if (w->pt_b[c] >= 0) w->F[6 * w->pt_b[c] + k] -= p * a[k];
+            w->F[6 * w->row_pa[i] + k] += p * a[k];
+            if (w->row_pb[i] >= 0) w->F[6 * w->row_pb[i] + k] -= p * a[k];
         }
     }
-    mcd_minv_point_forces(m, d, w->npts, w->pts, w->F, dq);
+    mcd_osc_apply(m, d, w->npts, w->pts, MCD_OSC_SPATIAL, w->F, dq);
 }

@@ -38,13 +38,6 @@ void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int w
 void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_c,
                         double *qdd);
 
-/* y = M^{-1} J^T F in O(N) for spatial forces F = [n; F] (6 per point, world
- * axes, about the points), with the factorization in d. Overwrites bd.f, bd.u
- * and bd.a. */
-struct mcd_osc_point;
-void mcd_minv_point_forces(const mcd_model *m, mcd_data *d, int K,
-                           const struct mcd_osc_point *pts, const double *F, double *y);
-
 /* Records a warning in d->warn and counts it. */
 void mcd_warn(mcd_data *d, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -323,3 +323,84 @@ mcd_status mcd_node_compliance(const mcd_model *m, mcd_data *d, const double *q,
     s = mcd_osc_compliance(m, d, K, p, rows, Lambda);
     return s;
 }
+
+mcd_status mcd_osc_velocities(const mcd_model *m, mcd_data *d, const double *qd, int K,
+                              const mcd_osc_point *pts, mcd_osc_rows rows, double *v)
+{
+    if (!m || !d || K < 0 || (K > 0 && (!pts || !v))) return MCD_ERR_ARG;
+    if (!d->factor_valid)
+        return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_velocities: no kinematics/factorization");
+    mcd_status s = mcd_check_vector_nv(m, d, "qd", qd);
+    if (s != MCD_OK) return s;
+    mcd_velocity_pass(m, d, qd, 0);
+    const int r = (int)rows;
+    for (int i = 0; i < K; i++) { /* [w; v_O + w x x] */
+        const double *V = d->bd[pts[i].body].V;
+        double t[3], out[6];
+        mcd_v3_cross(t, V, pts[i].x);
+        mcd_v3_copy(out, V);
+        mcd_v3_add(out + 3, V + 3, t);
+        memcpy(v + (size_t)r * i, out + 6 - r, (size_t)r * sizeof *v);
+    }
+    return MCD_OK;
+}
+
+mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
+                         mcd_osc_rows rows, const double *F, double *dqd)
+{
+    if (!m || !d || K < 0 || (K > 0 && (!pts || !F)) || !dqd) return MCD_ERR_ARG;
+    if (!d->factor_valid)
+        return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_apply: no factorization");
+    for (int k = 0; k < m->nbody; k++) memset(d->bd[k].f, 0, sizeof d->bd[k].f);
+    const int r = (int)rows;
+    for (int i = 0; i < K; i++) { /* b(k) = -f_ext, f_ext = [n + x x F; F] about the origin */
+        const double *f = F + (size_t)r * i;
+        double n[3] = {0, 0, 0}, t[3];
+        const double *lin = f + r - 3;
+        if (r == 6) mcd_v3_copy(n, f);
+        if (!mcd_v3_isfinite(n) || !mcd_v3_isfinite(lin))
+            return mcd_fail(&d->err, MCD_ERR_NONFINITE, "impulse on point %d is not finite", i);
+        double *z = d->bd[pts[i].body].f;
+        mcd_v3_cross(t, pts[i].x, lin);
+        for (int j = 0; j < 3; j++) {
+            z[j] -= n[j] + t[j];
+            z[3 + j] -= lin[j];
+        }
+    }
+    mcd_aba_bias_pass(m, d, NULL, 0);
+    mcd_aba_accel_pass(m, d, NULL, 0, dqd);
+    return MCD_OK;
+}
+
+/* c_a^T Lambda(p, q) c_b for the 6x6 block of points p, q. */
+static double block_form(int npts, const double *Lambda, int p, int q, const double *ca,
+                         const double *cb)
+{
+    const int ld = 6 * npts;
+    const double *L = Lambda + (size_t)6 * p * ld + 6 * q;
+    double t = 0.0;
+    for (int i = 0; i < 6; i++) {
+        if (ca[i] == 0.0) continue;
+        double row = 0.0;
+        for (int j = 0; j < 6; j++) row += L[(size_t)i * ld + j] * cb[j];
+        t += ca[i] * row;
+    }
+    return t;
+}
+
+void mcd_osc_row_compliance(int npts, const double *Lambda, int n, const int *pa, const int *pb,
+                            const double *coef, double *W)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++) {
+            const int pi[2] = {pa[i], pb[i]}, pj[2] = {pa[j], pb[j]};
+            double t = 0.0;
+            for (int u = 0; u < 2; u++)
+                for (int v = 0; v < 2; v++) {
+                    if (pi[u] < 0 || pj[v] < 0) continue;
+                    const double sign = (u == v) ? 1.0 : -1.0;
+                    t += sign * block_form(npts, Lambda, pi[u], pj[v], coef + 6 * i, coef + 6 * j);
+                }
+            W[(size_t)i * n + j] = W[(size_t)j * n + i] = t;
+        }
+}

@@ -131,6 +131,58 @@ START_TEST(node_compliance_matches_points)
 }
 END_TEST
 
+/* mcd_osc_velocities = J qd and mcd_osc_apply = M^{-1} J^T F against the
+ * dense point Jacobians and mass matrix (1e-10 relative). */
+START_TEST(point_velocities_and_impulses_match_dense)
+{
+    test_rng r = {4711};
+    for (int t = 0; t < 12; t++) {
+        mcd_model *m = test_random_tree(&r, 4 + 2 * t, TEST_TREE_ALL);
+        ck_assert_ptr_nonnull(m);
+        mcd_data *d = NULL;
+        ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+        const int nv = m->nv, K = 3;
+        double *q = calloc(m->nq, 8), *qd = calloc(nv, 8), *M = calloc((size_t)nv * nv, 8),
+               *J = calloc(6 * (size_t)nv, 8), *dq = calloc(nv, 8), *ref = calloc(nv, 8);
+        test_random_q(&r, m, q);
+        test_random_vec(&r, qd, nv, 1.0);
+        mcd_osc_point p[3];
+        double F[18], v[18], vref[18];
+        test_random_vec(&r, F, 18, 1.0);
+        ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+        random_points(&r, m, d, K, p);
+        ck_assert_int_eq(mcd_osc_velocities(m, d, qd, K, p, MCD_OSC_SPATIAL, v), MCD_OK);
+        ck_assert_int_eq(mcd_osc_apply(m, d, K, p, MCD_OSC_SPATIAL, F, dq), MCD_OK);
+        /* reference: J^T F accumulated, then M y = J^T F by the dense M */
+        memset(ref, 0, nv * sizeof(double));
+        for (int i = 0; i < K; i++) {
+            double local[3];
+            mcd_pose inv;
+            mcd_pose_inv(&inv, &d->bd[p[i].body].X_world);
+            mcd_pose_apply(local, &inv, p[i].x);
+            ck_assert_int_eq(mcd_point_jacobian(m, d, q, p[i].body, local, MCD_REF_WORLD, J),
+                             MCD_OK);
+            for (int a = 0; a < 6; a++) {
+                vref[6 * i + a] = 0.0;
+                for (int j = 0; j < nv; j++) {
+                    vref[6 * i + a] += J[a * nv + j] * qd[j];
+                    ref[j] += J[a * nv + j] * F[6 * i + a];
+                }
+            }
+        }
+        ck_assert_double_le(test_rel_err(v, vref, 18), REL_TOL);
+        ck_assert_int_eq(mcd_mass_matrix(m, d, q, M), MCD_OK);
+        double *Mdq = calloc(nv, 8);
+        for (int i = 0; i < nv; i++)
+            for (int j = 0; j < nv; j++) Mdq[i] += M[i * nv + j] * dq[j];
+        ck_assert_msg(test_rel_err(Mdq, ref, nv) < REL_TOL, "tree %d: M dq vs J^T F", t);
+        free(q), free(qd), free(M), free(J), free(dq), free(ref), free(Mdq);
+        mcd_data_free(d);
+        mcd_model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(bad_input_reported)
 {
     mcd_model *m = test_revolute_chain(4);
@@ -165,6 +217,7 @@ Suite *osc_suite(void)
     tcase_add_test(tc, recursion_equals_dense_on_random_trees);
     tcase_add_test(tc, independent_trees_decouple);
     tcase_add_test(tc, node_compliance_matches_points);
+    tcase_add_test(tc, point_velocities_and_impulses_match_dense);
     tcase_add_test(tc, bad_input_reported);
     suite_add_tcase(s, tc);
     return s;
