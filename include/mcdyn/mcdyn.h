@@ -12,6 +12,9 @@
 #include "mcdyn/dynamics.h"
 #include "mcdyn/osc.h"
 #include "mcdyn/closure.h"
+#include "mcdyn/contact.h"
+#include "mcdyn/sim.h"
+#include "mcdyn/urdf.h"
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"
 

@@ -1,7 +1,7 @@
 /* mcdyn — operational-space compliance of contact and closure nodes.
  *
  * Lambda = J M^{-1} J^T for K points on the bodies (Mylapilli & Jain 2017,
- * Sec. 2.5; Jain, Crean, Kuo, von Bremen, Myint, "Minimal coordinate
+ * Sec. 3.2, after Eq. 42; Jain, Crean, Kuo, von Bremen, Myint, "Minimal coordinate
  * formulation of contact dynamics in operational space", RSS 2012), from the
  * articulated-body factorization of M^{-1}, without forming or factoring M:
  *
@@ -65,10 +65,11 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
 
 /* Constraint rows over point pairs: row i measures c_i . (V(pa_i) - V(pb_i))
  * with c_i a 6-vector on the spatial velocities [w; v] of two points (pb_i
- * = -1: nothing subtracted). W = X Lambda X^T (n x n, row-major) from a
- * spatial Lambda of npts points. */
-void mcd_osc_row_compliance(int npts, const double *Lambda, int n, const int *pa, const int *pb,
-                            const double *coef, double *W);
+ * = -1: nothing subtracted). W = X Lambda X^T (n x n, row-major) from the
+ * Lambda of npts points with the given rows (MCD_OSC_LINEAR: only the
+ * linear parts c_i[3..5] enter). */
+void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, int n,
+                            const int *pa, const int *pb, const double *coef, double *W);
 
 /* Reference: the same Lambda from the dense J M^{-1} J^T (mass matrix,
  * Cholesky and triangular solves through LAPACK). O(N^3); allocates its own

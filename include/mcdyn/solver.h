@@ -11,8 +11,13 @@
  * An MLCP solver applied to a frictional-contact problem, or an MNCP solver
  * applied to an MLCP, returns MCD_ERR_UNSUPPORTED.
  *
+ * Row kinds (problem.h): the PFB solvers accept every kind (free, lower-,
+ * upper-bounded and box rows). mlcp-lemke accepts free, lower- and
+ * upper-bounded rows and returns MCD_ERR_UNSUPPORTED for box rows (both
+ * bounds finite).
+ *
  * A workspace is sized once for a largest problem and reused; solving never
- * allocates.
+ * allocates. One workspace per thread.
  */
 #ifndef MCDYN_SOLVER_H
 #define MCDYN_SOLVER_H
@@ -32,56 +37,76 @@ typedef enum mcd_solver_kind {
     MCD_SOLVER_KIND_COUNT
 } mcd_solver_kind;
 
-/* "mlcp-pfb-rlm", ... */
+/* "mlcp-pfb-rlm", ...; NULL for a value outside the enum. */
 const char *mcd_solver_name(mcd_solver_kind k);
 /* MCD_ERR_ARG with the list of valid names in err if name is unknown. */
 mcd_status mcd_solver_from_name(const char *name, mcd_solver_kind *k, mcd_error *err);
-/* 1 for the MLCP solvers, 0 for the MNCP solvers. */
+/* 1 for the MLCP solvers, 0 for the MNCP solvers (and unknown values). */
 int mcd_solver_is_mlcp(mcd_solver_kind k);
 
 typedef struct mcd_solver_opts {
-    double tol;          /* stop when the error measure <= tol (default 1e-10) */
-    double psi_tol;      /* stop when psi = |Phi|^2 / 2 <= psi_tol (default 1e-30, Sec. 5.1) */
-    int max_iter;        /* default 100 (Lemke: max pivots, default 50 n) */
-    double pfb_lambda;   /* PFB parameter in (0, 1], default 0.95 */
-    double lm_lambda0;   /* initial LM parameter (RLM 1e-3, PLM 1e-16 when 0) */
-    int warm_start;      /* 1: start from the z / r passed in */
+    double tol;        /* stop when the error measure <= tol (default 1e-10) */
+    double psi_tol;    /* stop when psi = |Phi|^2 / 2 <= psi_tol (default 1e-30, Sec. 5.1) */
+    int max_iter;      /* default 100; <= 0 selects the default (Lemke: max pivots, default 50 n) */
+    double pfb_lambda; /* PFB parameter in (0, 1], default 0.95; 1 is plain (negated) FB */
+    double lm_lambda0; /* initial LM parameter (RLM 1e-3, PLM 1e-16 when 0) */
+    int warm_start;    /* 1: start from the z / r passed in */
 } mcd_solver_opts;
 
-/* Paper defaults for the given solver. */
+/* Paper defaults for the given solver. Lemke uses only tol (its result is
+ * reported MCD_ERR_NOT_CONVERGED if its error exceeds tol) and max_iter. */
 mcd_solver_opts mcd_solver_default_opts(mcd_solver_kind k);
 
 typedef struct mcd_solver_stats {
-    mcd_status status;   /* MCD_OK, MCD_ERR_NOT_CONVERGED, MCD_ERR_INFEASIBLE, ... */
-    int iterations;      /* LM iterations or Lemke pivots */
-    double psi;          /* final merit 1/2 |Phi|^2 (0 for Lemke) */
-    double error;        /* physical complementarity error (see docs/solvers.md) */
-    double seconds;      /* wall time of the solve */
+    mcd_status status; /* MCD_OK, MCD_ERR_NOT_CONVERGED, MCD_ERR_INFEASIBLE, ... */
+    int iterations;    /* LM iterations (RLM: every trial step, accepted or not) or Lemke pivots */
+    double psi;        /* final merit 1/2 |Phi|^2 (0 for Lemke) */
+    double error;      /* physical complementarity error (see docs/solvers.md) */
+    double seconds;    /* wall time of the solve */
 } mcd_solver_stats;
 
 typedef struct mcd_solver_ws mcd_solver_ws;
 
-/* Workspace for problems of up to n unknowns (n = nb + 3 nc for contact). */
+/* Workspace for problems of up to n unknowns (n = nb + 3 nc for contact).
+ * The only allocation of the solver layer: O(n^2) doubles. */
 mcd_status mcd_solver_ws_create(int n, mcd_solver_ws **out, mcd_error *err);
 void mcd_solver_ws_free(mcd_solver_ws *ws);
+/* Largest problem size the workspace accepts. */
+int mcd_solver_ws_capacity(const mcd_solver_ws *ws);
 
-/* Solves an MLCP: z (n) receives the solution (and is the start point when
- * opts->warm_start). stats may be NULL. Non-convergence is reported as a
- * status, with the best iterate left in z. */
+/* Solves an MLCP: z (n) receives the solution (and is the start point of
+ * the PFB solvers when opts->warm_start; otherwise they start from 0
+ * clamped into [lo, hi]; Lemke always starts from its own basis). opts
+ * may be NULL (defaults of k). stats may be NULL. Non-convergence is
+ * reported as a status (MCD_ERR_NOT_CONVERGED, MCD_ERR_INFEASIBLE for a
+ * Lemke ray), with the best iterate (LM: least psi; Lemke: the last
+ * almost-complementary point) left in z. Invalid input (MCD_ERR_ARG,
+ * MCD_ERR_NONFINITE, MCD_ERR_CAPACITY, MCD_ERR_UNSUPPORTED) leaves z
+ * untouched. MCD_ERR_SINGULAR: Lemke's free-row block is singular. */
 mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
                           const mcd_solver_opts *opts, double *z, mcd_solver_stats *stats,
                           mcd_error *err);
 
 /* Solves a frictional contact problem with an MNCP solver: r and u
- * (nb + 3 nc each) receive the solution and u = W r + q. */
+ * (nb + 3 nc each, distinct) receive the solution and u = W r + q. With
+ * opts->warm_start the start is r (u is not read): Todorov's variable is
+ * set to (W r + q) - r on the contact rows (r in the solver's impulse
+ * units, docs/solvers.md), which reproduces r exactly when r is a
+ * solution; otherwise the start is 0. Statuses as for mcd_solve_mlcp. */
 mcd_status mcd_solve_fc3d(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
                           const mcd_solver_opts *opts, double *r, double *u,
                           mcd_solver_stats *stats, mcd_error *err);
 
-/* Error measures.
- * MLCP: the natural-map residual | z - mid(lo, z - w, hi) | / (1 + |q|).
- * fc3d: Siconos' fc3d_compute_error: | r - P_K(r - (u + mu |u_T| e_n)) |
- *       over the contacts (bilateral rows contribute |u_i|), / (1 + |q|). */
+/* Error measures (docs/solvers.md, "Error measures").
+ * MLCP: the natural-map residual | z - mid(lo, z - w, hi) | / (1 + |q|),
+ *       w = M z + q written to w_scratch (n).
+ * fc3d: Siconos 4.4's fc3d_compute_error(problem, r, w, tol, options,
+ *       norm = |q|, &error): with u = W r + q,
+ *           e = sqrt(sum_k | r_k - P_K(r_k - (u_k + mu_k |u_kT| e_n)) |^2),
+ *           error = e / max(|r|, |u|, |q|)  if that max > DBL_EPSILON, else e,
+ *       P_K the projection on the cone K_mu. Bilateral rows add u_i^2 under
+ *       the root and enter the three norms. u may be NULL: it is then
+ *       computed as W r + q (as Siconos does); if given it must be W r + q. */
 double mcd_mlcp_error(const mcd_mlcp *p, const double *z, double *w_scratch);
 double mcd_fc3d_error(const mcd_fc3d *p, const double *r, const double *u);
 

@@ -26,6 +26,9 @@
 
 #ifdef __cplusplus
 extern "C" {
+#define MCD_RESTRICT __restrict
+#else
+#define MCD_RESTRICT restrict
 #endif
 
 /* ---- 3-vectors ---------------------------------------------------------- */
@@ -136,8 +139,8 @@ static inline void mcd_m3_skew(double S[9], const double a[3])
     S[6] = -a[1], S[7] = a[0], S[8] = 0;
 }
 /* B = R A R^T for symmetric A (B may not alias); 45 multiplications. */
-static inline void mcd_m3_rotate_sym(double *restrict B, const double *restrict R,
-                                     const double *restrict A)
+static inline void mcd_m3_rotate_sym(double *MCD_RESTRICT B, const double *MCD_RESTRICT R,
+                                     const double *MCD_RESTRICT A)
 {
     double T[9];
     mcd_m3_mul(T, R, A);
@@ -375,8 +378,8 @@ static inline void mcd_sym6_rigid(mcd_sym6 *M, double m, const double c[3], cons
     M->C[0] = M->C[4] = M->C[8] = m;
 }
 /* r = M x (r may not alias x) */
-static inline void mcd_sym6_mul_v(double *restrict r, const mcd_sym6 *restrict M,
-                                  const double *restrict x)
+static inline void mcd_sym6_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,
+                                  const double *MCD_RESTRICT x)
 {
     const double *A = M->A, *B = M->B, *C = M->C;
     r[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2] + B[0] * x[3] + B[1] * x[4] + B[2] * x[5];
@@ -387,7 +390,7 @@ static inline void mcd_sym6_mul_v(double *restrict r, const mcd_sym6 *restrict M
     r[5] = B[2] * x[0] + B[5] * x[1] + B[8] * x[2] + C[6] * x[3] + C[7] * x[4] + C[8] * x[5];
 }
 /* a += b */
-static inline void mcd_sym6_add(mcd_sym6 *restrict a, const mcd_sym6 *restrict b)
+static inline void mcd_sym6_add(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RESTRICT b)
 {
     for (int i = 0; i < 9; i++) {
         a->A[i] += b->A[i];
@@ -397,8 +400,8 @@ static inline void mcd_sym6_add(mcd_sym6 *restrict a, const mcd_sym6 *restrict b
 }
 /* a -= U Dinv U^T for an n-column U (6 x n, column k is U[6k .. 6k+5]) and
  * a symmetric n x n Dinv (row-major). */
-static inline void mcd_sym6_sub_udu(mcd_sym6 *restrict a, int n, const double *restrict U,
-                                    const double *restrict Dinv)
+static inline void mcd_sym6_sub_udu(mcd_sym6 *MCD_RESTRICT a, int n, const double *MCD_RESTRICT U,
+                                    const double *MCD_RESTRICT Dinv)
 {
     if (n == 1) { /* a -= u u^T / D */
         const double *u = U, d = Dinv[0];

@@ -45,4 +45,8 @@ void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, 
             const int *lda, const double *x, const int *incx, const double *beta, double *y,
             const int *incy);
 
+/* Reciprocal condition number (1-norm) of an LU-factored matrix. */
+void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
+             double *rcond, double *work, int *iwork, int *info);
+
 #endif

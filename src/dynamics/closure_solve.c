@@ -72,7 +72,8 @@ mcd_status mcd_closure_compliance(const mcd_model *m, mcd_data *d)
     mcd_closure_ws *w = d->closure;
     mcd_status s = mcd_osc_compliance(m, d, w->npts, w->pts, MCD_OSC_SPATIAL, w->Lambda);
     if (s == MCD_OK)
-        mcd_osc_row_compliance(w->npts, w->Lambda, w->rows, w->row_pa, w->row_pb, w->coef, w->A);
+        mcd_osc_row_compliance(w->npts, w->Lambda, MCD_OSC_SPATIAL, w->rows, w->row_pa, w->row_pb,
+                               w->coef, w->A);
     return s;
 }
 

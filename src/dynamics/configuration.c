@@ -14,6 +14,8 @@ mcd_status mcd_integrate(const mcd_model *m, const double *q, const double *qd, 
                          double *q_out)
 {
     if (!m || !q || !qd || !q_out || !isfinite(dt)) return MCD_ERR_ARG;
+    for (int i = 0; i < m->nv; i++)
+        if (!isfinite(qd[i])) return MCD_ERR_NONFINITE;
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         const double *qi = q + B->qadr, *vi = qd + B->vadr;

@@ -15,7 +15,7 @@ mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what
                                const double *v);
 mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 
-/* Base to tip: X_parent, X_world and the hinge maps S from q. */
+/* Base to tip: X_world, the hinge maps d->S and the world inertias from q. */
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);
 
 /* Base to tip: body velocities V and velocity-product accelerations c

@@ -1,4 +1,5 @@
-/* Newton-Euler inverse dynamics, T = H [phi (M alpha + b)] (Jain, Eq. 5.x):
+/* Newton-Euler inverse dynamics, T = H [phi (M alpha + b)] (Jain, "Robot and
+ * Multibody Dynamics", Ch. 5):
  * base to tip, body accelerations alpha(k) = alpha(parent) + H^* qdd + c(k)
  * with the world accelerating at -g (gravity as a fictitious base
  * acceleration); tip to base, body forces f(k) = M alpha + V x* (M V) - f_ext

@@ -40,7 +40,8 @@ mcd_status mcd_node_pose(const mcd_model *m, mcd_data *d, const double *q, int n
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s != MCD_OK) return s;
-    if (node < 0 || node >= m->nnode || !pose)
+    if (!pose) return mcd_fail(&d->err, MCD_ERR_ARG, "pose is NULL");
+    if (node < 0 || node >= m->nnode)
         return mcd_fail(&d->err, MCD_ERR_ARG, "node index %d out of range [0, %d)", node,
                         m->nnode);
     mcd_kinematics_pass(m, d, q);

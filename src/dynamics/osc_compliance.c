@@ -372,25 +372,27 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
     return MCD_OK;
 }
 
-/* c_a^T Lambda(p, q) c_b for the 6x6 block of points p, q. */
-static double block_form(int npts, const double *Lambda, int p, int q, const double *ca,
+/* c_a^T Lambda(p, q) c_b for the r x r block of points p, q (the last r
+ * entries of the 6-vectors c). */
+static double block_form(int npts, int r, const double *Lambda, int p, int q, const double *ca,
                          const double *cb)
 {
-    const int ld = 6 * npts;
-    const double *L = Lambda + (size_t)6 * p * ld + 6 * q;
+    const int ld = r * npts, off = 6 - r;
+    const double *L = Lambda + (size_t)r * p * ld + (size_t)r * q;
     double t = 0.0;
-    for (int i = 0; i < 6; i++) {
-        if (ca[i] == 0.0) continue;
+    for (int i = 0; i < r; i++) {
+        if (ca[off + i] == 0.0) continue;
         double row = 0.0;
-        for (int j = 0; j < 6; j++) row += L[(size_t)i * ld + j] * cb[j];
-        t += ca[i] * row;
+        for (int j = 0; j < r; j++) row += L[(size_t)i * ld + j] * cb[off + j];
+        t += ca[off + i] * row;
     }
     return t;
 }
 
-void mcd_osc_row_compliance(int npts, const double *Lambda, int n, const int *pa, const int *pb,
-                            const double *coef, double *W)
+void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, int n,
+                            const int *pa, const int *pb, const double *coef, double *W)
 {
+    const int r = (int)rows;
     for (int i = 0; i < n; i++)
         for (int j = i; j < n; j++) {
             const int pi[2] = {pa[i], pb[i]}, pj[2] = {pa[j], pb[j]};
@@ -399,7 +401,8 @@ void mcd_osc_row_compliance(int npts, const double *Lambda, int n, const int *pa
                 for (int v = 0; v < 2; v++) {
                     if (pi[u] < 0 || pj[v] < 0) continue;
                     const double sign = (u == v) ? 1.0 : -1.0;
-                    t += sign * block_form(npts, Lambda, pi[u], pj[v], coef + 6 * i, coef + 6 * j);
+                    t += sign *
+                         block_form(npts, r, Lambda, pi[u], pj[v], coef + 6 * i, coef + 6 * j);
                 }
             W[(size_t)i * n + j] = W[(size_t)j * n + i] = t;
         }

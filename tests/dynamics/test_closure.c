@@ -230,7 +230,7 @@ static mcd_model *random_closed_tree(test_rng *r, int n, int nclosures, int flag
         int la = flags & TEST_TREE_BRANCHING ? (int)test_uniform(r, 0, n) : n - 1 - c;
         int lb = c % 3 == 0 ? -1 : (int)test_uniform(r, 0, n);
         if (lb == la) lb = -1;
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "c%d", c);
         ck_assert_int_eq(mcd_builder_add_closure(b, name, (mcd_closure_type)(c % 4), la, &pa, lb,
                                                  &pb, 0.7, NULL, NULL),

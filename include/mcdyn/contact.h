@@ -1,0 +1,108 @@
+/* mcdyn — contact formulations in minimal coordinates (Mylapilli & Jain
+ * 2017, Sec. 2.6-4): from a contact set, Lambda, Q_u, Q_b and the free-motion
+ * terms, build the MLCP of Eq. (43)-(44) (polyhedral friction cone) or the
+ * MNCP of Eq. (55)-(56) (exact Coulomb cone, as a 3D frictional-contact
+ * problem), and map a solution back to impulses and the velocity update of
+ * the semi-implicit Euler step, Eq. (25). M^{-1} is never formed: Lambda comes
+ * from the O(N) + O(K^2) recursion and the update from an O(N) sweep.
+ *
+ * Conventions:
+ *  - contact k joins body A (body_a) and body B (body_b, -1: the world); its
+ *    normal eta points from B to A; its frame is (f, o, eta) with f the unit
+ *    projection of the world x axis on the tangent plane (world y when the
+ *    normal is within 25 degrees of x) and o = eta x f; impulses and
+ *    velocities are reported in this frame, F = F_f f + F_o o + F_n eta;
+ *  - nu is the velocity of A's point relative to B's point; the constraint
+ *    is imposed on nu+ = G_u(q-) qd+ with G_u held over the step (Eq. 25);
+ *  - rows of the frictional-contact problem: closure rows first, then per
+ *    contact (eta, f, o) — Siconos' order (normal first);
+ *  - MLCP unknowns z = [p_b; (F_n, beta_1..beta_nf) per contact; sigma per
+ *    contact], size n_b + n_c (n_f + 2); p_b free, the rest complementarity.
+ *
+ * Normal-row target (documented in docs/contact.md): nu_n+ >= max(-e nu_n-,
+ * b) with Newton restitution e applied when the contact closes within the
+ * step at more than restitution_velocity, and the penetration/approach bias
+ *   b = -gap/dt                           for gap >= 0 (speculative contact),
+ *   b = min(gain (-gap)/dt, max_velocity)  for gap < 0  (penetration removal).
+ */
+#ifndef MCDYN_CONTACT_H
+#define MCDYN_CONTACT_H
+
+#include "mcdyn/data.h"
+#include "mcdyn/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One contact constraint, as produced by collision detection (or by hand). */
+typedef struct mcd_contact_point {
+    int body_a, body_b; /* body_b = -1: the world */
+    double pos[3];      /* world contact point (both bodies' nodes sit here) */
+    double normal[3];   /* unit normal from B to A */
+    double gap;         /* signed distance, negative = penetration [m] */
+    double mu;          /* Coulomb friction coefficient >= 0 */
+    double restitution; /* Newton coefficient e in [0, 1] */
+} mcd_contact_point;
+
+typedef enum mcd_direction_mode {
+    MCD_DIRECTIONS_ALIGNED = 0, /* one direction along -nu_t- (the paper's recommendation) */
+    MCD_DIRECTIONS_FIXED        /* first direction at direction_angle from f (Case 2) */
+} mcd_direction_mode;
+
+typedef struct mcd_contact_options {
+    int nf;                         /* MLCP friction directions incl. opposites: even, >= 4 (4) */
+    mcd_direction_mode directions;  /* default aligned */
+    double direction_angle;         /* fixed mode [rad] (0) */
+    double penetration_gain;        /* fraction of a penetration removed per step (0.2) */
+    double max_correction_velocity; /* cap of the separation speed it may cause [m/s] (1.0) */
+    double restitution_velocity;    /* restitution only above this approach speed [m/s] (0.01) */
+} mcd_contact_options;
+
+mcd_contact_options mcd_contact_default_options(void);
+
+/* Workspace for up to max_contacts contacts with up to max_nf directions,
+ * sized once (allocates); every later call is allocation-free. */
+typedef struct mcd_contact_ws mcd_contact_ws;
+mcd_status mcd_contact_ws_create(const mcd_model *m, mcd_data *d, int max_contacts, int max_nf,
+                                 mcd_contact_ws **out, mcd_error *err);
+void mcd_contact_ws_free(mcd_contact_ws *ws);
+
+/* Sets up one step at (q, qd) with applied forces tau: free-motion
+ * accelerations (O(N) forward dynamics), contact frames and directions,
+ * Lambda of the closure and contact nodes, W = X Lambda X^T, the free
+ * velocities nu_free = G (qd + dt qdd_free) and the normal-row targets.
+ * Leaves the factorization of M(q) in d. */
+mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
+                             const double *q, const double *qd, const double *tau, double dt,
+                             int ncontacts, const mcd_contact_point *contacts,
+                             const mcd_contact_options *opt);
+
+/* The problem of the current step, pointing into the workspace. */
+mcd_status mcd_contact_mlcp(mcd_contact_ws *ws, mcd_mlcp *out);
+mcd_status mcd_contact_fc3d(mcd_contact_ws *ws, mcd_fc3d *out);
+
+/* Impulses from a solution: z of the MLCP, or r of the frictional-contact
+ * problem (closure rows, then (F_n, F_f, F_o) per contact). */
+mcd_status mcd_contact_take_mlcp(mcd_contact_ws *ws, const double *z);
+mcd_status mcd_contact_take_fc3d(mcd_contact_ws *ws, const double *r);
+
+/* qd_out = qd + dt qdd_free + M^{-1} (G_u^T F_u + G_b^T p_b) (Eq. 25), O(N).
+ * qd_out may alias the qd given to setup. */
+mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
+                                       double *qd_out);
+
+/* Results of the step, per contact k < ncontacts: impulses (F_f, F_o, F_n)
+ * in the contact frame [N s], the frame (rows f, o, eta), and the
+ * pre-step relative velocity (nu_f, nu_o, nu_n). */
+int mcd_contact_count(const mcd_contact_ws *ws);
+const double *mcd_contact_impulse(const mcd_contact_ws *ws, int k);
+const double *mcd_contact_frame(const mcd_contact_ws *ws, int k);
+const double *mcd_contact_velocity(const mcd_contact_ws *ws, int k);
+/* Closure impulses p_b (model->nclosure_rows entries). */
+const double *mcd_contact_closure_impulse(const mcd_contact_ws *ws);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,101 @@
+/* mcdyn — time stepping of articulated robots with frictional contact
+ * (Mylapilli & Jain 2017, Sec. 2.7): semi-implicit Euler (Eq. 25-26) or
+ * Moreau's midpoint rule (Eq. 27-29), the contact problem of each step from
+ * contact.h solved by a named solver (solver.h), loop closures as the p_b
+ * rows plus position projection, and a controller callback.
+ *
+ * Contacts come from a provider callback, so the stepper works with Bullet
+ * (collision.h, through the scenario runner) or with contacts computed by
+ * hand. Everything is allocated by mcd_sim_create; mcd_sim_step allocates
+ * nothing. A step that fails leaves the state untouched and returns the
+ * status; with MCD_ON_FAILURE_WARN a solver that did not converge is
+ * reported in the step statistics instead, its best iterate used, and the
+ * step goes on — non-finite results always stop.
+ */
+#ifndef MCDYN_SIM_H
+#define MCDYN_SIM_H
+
+#include "mcdyn/contact.h"
+#include "mcdyn/solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mcd_integrator {
+    MCD_INTEGRATOR_EULER = 0, /* semi-implicit Euler, Eq. (25)-(26) */
+    MCD_INTEGRATOR_MIDPOINT   /* Moreau's midpoint rule, Eq. (27)-(29) */
+} mcd_integrator;
+
+typedef enum mcd_on_failure {
+    MCD_ON_FAILURE_STOP = 0, /* a solver failure fails the step */
+    MCD_ON_FAILURE_WARN      /* use the best iterate, count it, continue */
+} mcd_on_failure;
+
+/* Contacts at configuration q (kinematics of q are in d). Writes at most
+ * capacity contacts, sets *n; returns a status (MCD_ERR_CAPACITY if there
+ * were more). */
+typedef mcd_status (*mcd_contact_provider)(void *user, const mcd_model *m, const mcd_data *d,
+                                           const double *q, mcd_contact_point *contacts,
+                                           int capacity, int *n, mcd_error *err);
+
+/* tau (nv) applied during the step starting at time t in state (q, qd). */
+typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, const mcd_data *d, double t,
+                                     const double *q, const double *qd, double *tau);
+
+typedef struct mcd_sim_options {
+    double dt;                   /* [s] (1e-3) */
+    mcd_integrator integrator;   /* (Euler) */
+    mcd_solver_kind solver;      /* (mncp-plm) */
+    mcd_solver_opts solver_opts; /* (the solver's defaults) */
+    mcd_contact_options contact; /* (mcd_contact_default_options) */
+    mcd_on_failure on_failure;   /* (stop) */
+    int max_contacts;            /* contact capacity (64) */
+    double closure_tolerance;    /* position projection of closures [m] (1e-10) */
+    int joint_damping;           /* 1: apply the model's joint damping as -b qd (1) */
+} mcd_sim_options;
+
+mcd_sim_options mcd_sim_default_options(void);
+
+/* Statistics of the last step. */
+typedef struct mcd_step_stats {
+    int ncontacts;
+    int iterations;      /* solver iterations (0 without a problem) */
+    double residual;     /* solver error measure (0 without a problem) */
+    mcd_status solver_status;
+    double t_dynamics, t_contacts, t_setup, t_solve; /* seconds, by phase */
+} mcd_step_stats;
+
+typedef struct mcd_sim mcd_sim;
+
+mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_sim **out,
+                          mcd_error *err);
+void mcd_sim_free(mcd_sim *s);
+
+void mcd_sim_set_contact_provider(mcd_sim *s, mcd_contact_provider f, void *user);
+void mcd_sim_set_controller(mcd_sim *s, mcd_controller f, void *user);
+
+/* The state: q (nq), qd (nv), time. mcd_sim_set_state checks it. */
+mcd_status mcd_sim_set_state(mcd_sim *s, const double *q, const double *qd, double t);
+const double *mcd_sim_q(const mcd_sim *s);
+const double *mcd_sim_qd(const mcd_sim *s);
+double mcd_sim_time(const mcd_sim *s);
+mcd_data *mcd_sim_data(mcd_sim *s);
+
+/* One step of length dt. stats may be NULL. On failure the state is left as
+ * it was and the message is in mcd_sim_error(s). */
+mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats);
+
+/* The contacts of the last step (their points, frames and impulses). */
+int mcd_sim_ncontacts(const mcd_sim *s);
+const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k);
+const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s);
+
+const char *mcd_sim_error(const mcd_sim *s);
+/* Steps whose solver did not converge (on_failure = warn). */
+long mcd_sim_solver_failures(const mcd_sim *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,153 @@
+/* One step's contact set-up (include/mcdyn/contact.h): free motion, nodes
+ * and rows (Q_b of the closures, Q_u of the contacts), Lambda by the O(N)
+ * recursion, W = X Lambda X^T, free velocities and the normal-row targets. */
+#include "../dynamics/closure_internal.h"
+#include "contact_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static mcd_status check_contacts(const mcd_model *m, mcd_data *d, const mcd_contact_ws *w,
+                                 double dt, int nc, const mcd_contact_point *c,
+                                 const mcd_contact_options *o)
+{
+    if (!(dt > 0) || !isfinite(dt)) return mcd_fail(&d->err, MCD_ERR_ARG, "dt must be > 0");
+    if (nc < 0 || nc > w->max_contacts)
+        return mcd_fail(&d->err, MCD_ERR_CAPACITY, "%d contacts exceed the workspace's %d", nc,
+                        w->max_contacts);
+    if (nc > 0 && !c) return mcd_fail(&d->err, MCD_ERR_ARG, "contacts is NULL");
+    if (o->nf < 4 || o->nf % 2 || o->nf > w->max_nf)
+        return mcd_fail(&d->err, MCD_ERR_ARG, "nf = %d: need an even number in [4, %d]", o->nf,
+                        w->max_nf);
+    if (!(o->penetration_gain >= 0) || !(o->max_correction_velocity >= 0) ||
+        !(o->restitution_velocity >= 0) || !isfinite(o->direction_angle))
+        return mcd_fail(&d->err, MCD_ERR_ARG, "invalid contact options");
+    for (int k = 0; k < nc; k++) {
+        const mcd_contact_point *p = &c[k];
+        if (p->body_a < 0 || p->body_a >= m->nbody || p->body_b < -1 || p->body_b >= m->nbody ||
+            p->body_a == p->body_b)
+            return mcd_fail(&d->err, MCD_ERR_ARG, "contact %d: invalid bodies %d, %d", k,
+                            p->body_a, p->body_b);
+        if (!mcd_v3_isfinite(p->pos) || !mcd_v3_isfinite(p->normal) || !isfinite(p->gap))
+            return mcd_fail(&d->err, MCD_ERR_NONFINITE, "contact %d: non-finite geometry", k);
+        if (fabs(mcd_v3_norm(p->normal) - 1.0) > 1e-6)
+            return mcd_fail(&d->err, MCD_ERR_ARG, "contact %d: the normal is not a unit vector", k);
+        if (!(p->mu >= 0) || !isfinite(p->mu) || !(p->restitution >= 0 && p->restitution <= 1))
+            return mcd_fail(&d->err, MCD_ERR_ARG, "contact %d: mu = %g, e = %g out of range", k,
+                            p->mu, p->restitution);
+    }
+    return MCD_OK;
+}
+
+/* Closure rows and points first (indices kept), then each contact's A and
+ * B points and its rows (eta, f, o) on the linear velocity. */
+static void build_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, int nc,
+                       const mcd_contact_point *c)
+{
+    int np = 0, nr = 0, angular = 0;
+    if (m->nclosure > 0) {
+        const mcd_closure_ws *cw = d->closure;
+        mcd_closure_assemble_rows(m, d);
+        memcpy(w->pts, cw->pts, (size_t)cw->npts * sizeof *w->pts);
+        memcpy(w->row_pa, cw->row_pa, (size_t)cw->rows * sizeof *w->row_pa);
+        memcpy(w->row_pb, cw->row_pb, (size_t)cw->rows * sizeof *w->row_pb);
+        memcpy(w->coef, cw->coef, 6 * (size_t)cw->rows * sizeof *w->coef);
+        np = cw->npts, nr = cw->rows;
+        for (int i = 0; i < 3 * nr; i++) angular |= w->coef[6 * (i / 3) + i % 3] != 0.0;
+    }
+    for (int k = 0; k < nc; k++) {
+        double *F = w->frame + 9 * k;
+        mcd_contact_frame_from_normal(c[k].normal, F);
+        const int pa = np, pb = c[k].body_b >= 0 ? np + 1 : -1;
+        w->pts[np].body = c[k].body_a;
+        mcd_v3_copy(w->pts[np++].x, c[k].pos);
+        if (pb >= 0) {
+            w->pts[np].body = c[k].body_b;
+            mcd_v3_copy(w->pts[np++].x, c[k].pos);
+        }
+        static const int order[3] = {2, 0, 1}; /* eta, f, o */
+        for (int r = 0; r < 3; r++, nr++) {
+            double *a = w->coef + 6 * nr;
+            a[0] = a[1] = a[2] = 0.0;
+            mcd_v3_copy(a + 3, F + 3 * order[r]);
+            w->row_pa[nr] = pa;
+            w->row_pb[nr] = pb;
+        }
+        w->mu[k] = c[k].mu;
+    }
+    w->npts = np;
+    w->nrows = nr;
+    w->rows = angular ? MCD_OSC_SPATIAL : MCD_OSC_LINEAR;
+}
+
+/* Row values c . (V_A - V_B) for the joint velocities qd. */
+static mcd_status row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                 const double *qd, double *out)
+{
+    mcd_status s = mcd_osc_velocities(m, d, qd, w->npts, w->pts, MCD_OSC_SPATIAL, w->pt_vel);
+    if (s != MCD_OK) return s;
+    for (int i = 0; i < w->nrows; i++) {
+        const double *a = w->coef + 6 * i, *va = w->pt_vel + 6 * w->row_pa[i];
+        double v = 0.0;
+        for (int j = 0; j < 6; j++) v += a[j] * va[j];
+        if (w->row_pb[i] >= 0) {
+            const double *vb = w->pt_vel + 6 * w->row_pb[i];
+            for (int j = 0; j < 6; j++) v -= a[j] * vb[j];
+        }
+        out[i] = v;
+    }
+    return MCD_OK;
+}
+
+/* nu_n+ >= max(-e nu_n-, b): the target folded into the normal row. */
+static double normal_target(const mcd_contact_point *c, double nu_n, double dt,
+                            const mcd_contact_options *o)
+{
+    double b = c->gap >= 0 ? -c->gap / dt
+                           : fmin(o->penetration_gain * -c->gap / dt, o->max_correction_velocity);
+    int closes = nu_n < -o->restitution_velocity && c->gap + nu_n * dt < 0;
+    return closes ? fmax(-c->restitution * nu_n, b) : b;
+}
+
+/* MLCP direction angles in the (f, o) plane: nf evenly spaced with their
+ * opposites, the first along -nu_t- (aligned) or at the fixed angle. */
+static void directions(mcd_contact_ws *w, int k, const mcd_contact_options *o)
+{
+    const double *v = w->out_velocity + 3 * k;
+    double first = o->direction_angle;
+    if (o->directions == MCD_DIRECTIONS_ALIGNED)
+        first = hypot(v[0], v[1]) > 1e-12 ? atan2(-v[1], -v[0]) : 0.0;
+    for (int j = 0; j < o->nf; j++) w->theta[w->max_nf * k + j] = first + 2.0 * M_PI * j / o->nf;
+}
+
+mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                             const double *q, const double *qd, const double *tau, double dt,
+                             int nc, const mcd_contact_point *c, const mcd_contact_options *opt)
+{
+    if (!m || !d || !w) return MCD_ERR_ARG;
+    mcd_contact_options o = opt ? *opt : mcd_contact_default_options();
+    mcd_status s = check_contacts(m, d, w, dt, nc, c, &o);
+    if (s == MCD_OK) s = mcd_forward_dynamics(m, d, q, qd, tau, NULL, w->dq);
+    if (s != MCD_OK) return s;
+    w->nc = nc, w->nf = o.nf, w->dt = dt;
+    for (int i = 0; i < m->nv; i++) w->qd_free[i] = qd[i] + dt * w->dq[i];
+    build_rows(m, d, w, nc, c);
+    s = mcd_osc_compliance(m, d, w->npts, w->pts, w->rows, w->Lambda);
+    if (s != MCD_OK) return s;
+    mcd_osc_row_compliance(w->npts, w->Lambda, w->rows, w->nrows, w->row_pa, w->row_pb, w->coef,
+                           w->W);
+    if ((s = row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
+        (s = row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
+        return s;
+    memcpy(w->fc_q, w->nu_free, (size_t)w->nrows * sizeof *w->fc_q);
+    for (int k = 0; k < nc; k++) {
+        const int row = w->nb + 3 * k; /* eta, f, o */
+        double *v = w->out_velocity + 3 * k;
+        v[0] = w->nu_minus[row + 1], v[1] = w->nu_minus[row + 2], v[2] = w->nu_minus[row];
+        w->fc_q[row] -= normal_target(&c[k], v[2], dt, &o);
+        directions(w, k, &o);
+        memset(w->out_impulse + 3 * k, 0, 3 * sizeof *w->out_impulse);
+    }
+    memset(w->impulse, 0, (size_t)w->nrows * sizeof *w->impulse);
+    return MCD_OK;
+}

@@ -1,0 +1,276 @@
+/* The simulator object: options, workspaces, state and the step of
+ * include/mcdyn/sim.h. */
+#include "mcdyn/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mcdyn/closure.h"
+#include "mcdyn/dynamics.h"
+
+struct mcd_sim {
+    const mcd_model *m;
+    mcd_sim_options opt;
+    mcd_data *d;
+    mcd_contact_ws *cws;
+    mcd_solver_ws *sws;
+    mcd_contact_point *contacts;
+    int ncontacts;
+    double *q, *qd, *q_new, *qd_new, *q_mid, *tau, *z, *u;
+    double t;
+    mcd_contact_provider provider;
+    void *provider_user;
+    mcd_controller controller;
+    void *controller_user;
+    long solver_failures;
+    mcd_error err;
+};
+
+mcd_sim_options mcd_sim_default_options(void)
+{
+    mcd_sim_options o;
+    memset(&o, 0, sizeof o);
+    o.dt = 1e-3;
+    o.integrator = MCD_INTEGRATOR_EULER;
+    o.solver = MCD_SOLVER_MNCP_PLM;
+    o.solver_opts = mcd_solver_default_opts(o.solver);
+    o.contact = mcd_contact_default_options();
+    o.on_failure = MCD_ON_FAILURE_STOP;
+    o.max_contacts = 64;
+    o.closure_tolerance = 1e-10;
+    o.joint_damping = 1;
+    return o;
+}
+
+void mcd_sim_free(mcd_sim *s)
+{
+    if (!s) return;
+    mcd_contact_ws_free(s->cws);
+    mcd_solver_ws_free(s->sws);
+    mcd_data_free(s->d);
+    free(s->contacts), free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid);
+    free(s->tau), free(s->z), free(s->u);
+    free(s);
+}
+
+static mcd_status check_options(const mcd_sim_options *o, mcd_error *err)
+{
+    if (!(o->dt > 0) || !isfinite(o->dt)) return mcd_fail(err, MCD_ERR_ARG, "dt must be > 0");
+    if (o->integrator != MCD_INTEGRATOR_EULER && o->integrator != MCD_INTEGRATOR_MIDPOINT)
+        return mcd_fail(err, MCD_ERR_ARG, "unknown integrator %d", (int)o->integrator);
+    if ((int)o->solver < 0 || o->solver >= MCD_SOLVER_KIND_COUNT)
+        return mcd_fail(err, MCD_ERR_ARG, "unknown solver %d", (int)o->solver);
+    if (o->max_contacts < 0 || !(o->closure_tolerance > 0))
+        return mcd_fail(err, MCD_ERR_ARG, "max_contacts must be >= 0, closure_tolerance > 0");
+    return MCD_OK;
+}
+
+mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_sim **out,
+                          mcd_error *err)
+{
+    if (!m || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_sim_create: NULL argument");
+    mcd_sim_options o = opt ? *opt : mcd_sim_default_options();
+    mcd_status st = check_options(&o, err);
+    if (st != MCD_OK) return st;
+    mcd_sim *s = calloc(1, sizeof *s);
+    if (!s) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    s->m = m;
+    s->opt = o;
+    const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
+    const int nf = o.contact.nf > 4 ? o.contact.nf : 4;
+    const size_t nz = (size_t)m->nclosure_rows + (size_t)o.max_contacts * (size_t)(nf + 2) + 1;
+    if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
+        (st = mcd_contact_ws_create(m, s->d, o.max_contacts, nf, &s->cws, err)) != MCD_OK ||
+        (st = mcd_solver_ws_create((int)nz, &s->sws, err)) != MCD_OK) {
+        mcd_sim_free(s);
+        return st;
+    }
+    s->contacts = calloc((size_t)(o.max_contacts ? o.max_contacts : 1), sizeof *s->contacts);
+    s->q = calloc(nq, sizeof *s->q), s->q_new = calloc(nq, sizeof *s->q_new);
+    s->q_mid = calloc(nq, sizeof *s->q_mid);
+    s->qd = calloc(nv, sizeof *s->qd), s->qd_new = calloc(nv, sizeof *s->qd_new);
+    s->tau = calloc(nv, sizeof *s->tau);
+    s->z = calloc(nz, sizeof *s->z), s->u = calloc(nz, sizeof *s->u);
+    if (!s->contacts || !s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau ||
+        !s->z || !s->u) {
+        mcd_sim_free(s);
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    }
+    mcd_model_neutral(m, s->q);
+    *out = s;
+    return MCD_OK;
+}
+
+void mcd_sim_set_contact_provider(mcd_sim *s, mcd_contact_provider f, void *user)
+{
+    s->provider = f;
+    s->provider_user = user;
+}
+
+void mcd_sim_set_controller(mcd_sim *s, mcd_controller f, void *user)
+{
+    s->controller = f;
+    s->controller_user = user;
+}
+
+mcd_status mcd_sim_set_state(mcd_sim *s, const double *q, const double *qd, double t)
+{
+    if (!s || !q || !qd || !isfinite(t)) return MCD_ERR_ARG;
+    mcd_status st = mcd_model_check_q(s->m, q, &s->err);
+    for (int i = 0; st == MCD_OK && i < s->m->nv; i++)
+        if (!isfinite(qd[i]))
+            st = mcd_fail(&s->err, MCD_ERR_NONFINITE, "qd[%d] is not finite", i);
+    if (st != MCD_OK) return st;
+    memcpy(s->q, q, (size_t)s->m->nq * sizeof *q);
+    memcpy(s->qd, qd, (size_t)s->m->nv * sizeof *qd);
+    s->t = t;
+    return MCD_OK;
+}
+
+const double *mcd_sim_q(const mcd_sim *s) { return s->q; }
+const double *mcd_sim_qd(const mcd_sim *s) { return s->qd; }
+double mcd_sim_time(const mcd_sim *s) { return s->t; }
+mcd_data *mcd_sim_data(mcd_sim *s) { return s->d; }
+int mcd_sim_ncontacts(const mcd_sim *s) { return s->ncontacts; }
+const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k) { return &s->contacts[k]; }
+const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s) { return s->cws; }
+const char *mcd_sim_error(const mcd_sim *s) { return s ? s->err.msg : ""; }
+long mcd_sim_solver_failures(const mcd_sim *s) { return s->solver_failures; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* tau = controller + passive joint damping. */
+static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
+{
+    const mcd_model *m = s->m;
+    memset(s->tau, 0, (size_t)m->nv * sizeof *s->tau);
+    if (s->controller) {
+        mcd_status st = s->controller(s->controller_user, m, s->d, s->t, q, qd, s->tau);
+        if (st != MCD_OK) return mcd_fail(&s->err, st, "controller failed at t = %g", s->t);
+        for (int i = 0; i < m->nv; i++)
+            if (!isfinite(s->tau[i]))
+                return mcd_fail(&s->err, MCD_ERR_NONFINITE, "controller: tau[%d] not finite", i);
+    }
+    if (s->opt.joint_damping)
+        for (int k = 0; k < m->nbody; k++)
+            for (int i = 0; i < m->body[k].nv; i++)
+                s->tau[m->body[k].vadr + i] -= m->body[k].limits.damping * qd[m->body[k].vadr + i];
+    return MCD_OK;
+}
+
+/* Solves the step's problem into impulses; counts failures when warned. */
+static mcd_status solve(mcd_sim *s, mcd_step_stats *st)
+{
+    mcd_solver_stats ss;
+    mcd_status r;
+    mcd_error e = {0};
+    memset(s->z, 0, sizeof *s->z * (size_t)(s->m->nclosure_rows + 3 * s->ncontacts + 1));
+    if (mcd_solver_is_mlcp(s->opt.solver)) {
+        mcd_mlcp p;
+        mcd_contact_mlcp(s->cws, &p);
+        memset(s->z, 0, (size_t)p.n * sizeof *s->z);
+        r = mcd_solve_mlcp(s->sws, s->opt.solver, &p, &s->opt.solver_opts, s->z, &ss, &e);
+        if (r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN))
+            if (mcd_contact_take_mlcp(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    } else {
+        mcd_fc3d p;
+        mcd_contact_fc3d(s->cws, &p);
+        r = mcd_solve_fc3d(s->sws, s->opt.solver, &p, &s->opt.solver_opts, s->z, s->u, &ss, &e);
+        if (r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN))
+            if (mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    }
+    st->iterations = ss.iterations;
+    st->residual = ss.error;
+    st->solver_status = r;
+    if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
+        s->solver_failures++;
+        return MCD_OK;
+    }
+    if (r != MCD_OK)
+        return mcd_fail(&s->err, r, "t = %.6f: solver %s: %s", s->t,
+                        mcd_solver_name(s->opt.solver), e.msg[0] ? e.msg : mcd_status_str(r));
+    return MCD_OK;
+}
+
+/* Contacts at configuration qs (kinematics of qs made first). */
+static mcd_status detect(mcd_sim *s, const double *qs)
+{
+    s->ncontacts = 0;
+    if (!s->provider) return MCD_OK;
+    mcd_status st = mcd_forward_kinematics(s->m, s->d, qs);
+    if (st != MCD_OK) return mcd_fail(&s->err, st, "%s", mcd_data_error(s->d));
+    mcd_error e = {0};
+    st = s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->opt.max_contacts,
+                     &s->ncontacts, &e);
+    if (st != MCD_OK) return mcd_fail(&s->err, st, "t = %.6f: contacts: %s", s->t, e.msg);
+    return MCD_OK;
+}
+
+/* q+ by Eq. (26) or (29), closures projected, everything finite. */
+static mcd_status advance(mcd_sim *s)
+{
+    const mcd_model *m = s->m;
+    double *v = s->u; /* scratch of size >= nv + 1 */
+    if (s->opt.integrator == MCD_INTEGRATOR_MIDPOINT)
+        for (int i = 0; i < m->nv; i++) v[i] = 0.5 * (s->qd[i] + s->qd_new[i]);
+    else
+        memcpy(v, s->qd_new, (size_t)m->nv * sizeof *v);
+    mcd_status st = mcd_integrate(m, s->q, v, s->opt.dt, s->q_new);
+    if (st == MCD_OK && m->nclosure > 0)
+        st = mcd_closure_project_position(m, s->d, s->q_new, s->opt.closure_tolerance, 20, NULL);
+    if (st == MCD_OK && m->nclosure > 0)
+        st = mcd_closure_project_velocity(m, s->d, s->q_new, s->qd_new);
+    if (st == MCD_OK) st = mcd_model_check_q(m, s->q_new, &s->err);
+    for (int i = 0; st == MCD_OK && i < m->nv; i++)
+        if (!isfinite(s->qd_new[i]))
+            st = mcd_fail(&s->err, MCD_ERR_NONFINITE, "qd[%d] became non-finite", i);
+    if (st != MCD_OK && !s->err.msg[0]) mcd_fail(&s->err, st, "%s", mcd_data_error(s->d));
+    return st;
+}
+
+mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
+{
+    if (!s) return MCD_ERR_ARG;
+    mcd_step_stats st;
+    memset(&st, 0, sizeof st);
+    mcd_error_clear(&s->err);
+    const mcd_model *m = s->m;
+    const double *qs = s->q; /* where the problem is set up: q- or the midpoint q^m */
+    double t0 = now(), t1, t2, t3;
+    mcd_status r = MCD_OK;
+    if (s->opt.integrator == MCD_INTEGRATOR_MIDPOINT) { /* Eq. (27) */
+        r = mcd_integrate(m, s->q, s->qd, 0.5 * s->opt.dt, s->q_mid);
+        qs = s->q_mid;
+    }
+    if (r == MCD_OK) r = applied_forces(s, qs, s->qd);
+    t1 = now();
+    if (r == MCD_OK) r = detect(s, qs);
+    t2 = now();
+    if (r == MCD_OK) {
+        r = mcd_contact_setup(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
+                              s->contacts, &s->opt.contact);
+        if (r != MCD_OK) mcd_fail(&s->err, r, "t = %.6f: %s", s->t, mcd_data_error(s->d));
+    }
+    t3 = now();
+    st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
+    if (r == MCD_OK && m->nclosure_rows + s->ncontacts > 0) r = solve(s, &st);
+    double t4 = now();
+    st.t_solve = t4 - t3;
+    if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);
+    if (r == MCD_OK) r = advance(s);
+    st.t_dynamics = (t1 - t0) + (now() - t4);
+    st.ncontacts = s->ncontacts;
+    if (stats) *stats = st;
+    if (r != MCD_OK) return r;
+    memcpy(s->q, s->q_new, (size_t)m->nq * sizeof *s->q);
+    memcpy(s->qd, s->qd_new, (size_t)m->nv * sizeof *s->qd);
+    s->t += s->opt.dt;
+    return MCD_OK;
+}

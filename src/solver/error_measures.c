@@ -1,0 +1,88 @@
+/* Error measures (solver.h, docs/solvers.md "Error measures"). */
+#include "mcdyn/solver.h"
+#include "error_measures.h"
+
+#include "dense.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+
+/* z - mid(lo, z - w, hi) evaluated as mid(z - hi, w, z - lo), the same
+ * number without the cancellation of z - (z - w): at z = 1e20, w = 0.1 the
+ * first form rounds to 0, the second gives 0.1. */
+static double natural_map_row(double z, double w, double lo, double hi)
+{
+    return fmin(fmax(w, z - hi), z - lo);
+}
+
+double mcd_mlcp_error_w(const mcd_mlcp *p, const double *z, const double *w)
+{
+    double e2 = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        double e = natural_map_row(z[i], w[i], p->lo[i], p->hi[i]);
+        e2 += e * e;
+    }
+    return sqrt(e2) / (1.0 + mcd_dense_norm(p->n, p->q));
+}
+
+double mcd_mlcp_error(const mcd_mlcp *p, const double *z, double *w_scratch)
+{
+    mcd_dense_matvec(p->n, p->M, z, p->q, w_scratch);
+    return mcd_mlcp_error_w(p, z, w_scratch);
+}
+
+/* Projection of x (order normal, t1, t2) on the cone
+ * K_mu = {x_n >= 0, |x_t| <= mu x_n}, in place (Siconos' projectionOnCone). */
+static void cone_project(double mu, double x[3])
+{
+    double nt = hypot(x[1], x[2]);
+    if (mu * nt <= -x[0]) { /* in the polar cone: project to the apex */
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    if (nt <= mu * x[0]) return; /* inside K_mu */
+    double xn = (x[0] + mu * nt) / (1.0 + mu * mu);
+    x[0] = xn;
+    x[1] *= mu * xn / nt;
+    x[2] *= mu * xn / nt;
+}
+
+/* |r - P_K(r - (u + mu |u_T| e_n))|^2 for one contact (Siconos'
+ * fc3d_unitary_compute_and_add_error). */
+static double contact_error2(double mu, const double r[3], const double u[3])
+{
+    double x[3] = {r[0] - u[0] - mu * hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
+    cone_project(mu, x);
+    double d0 = r[0] - x[0], d1 = r[1] - x[1], d2 = r[2] - x[2];
+    return d0 * d0 + d1 * d1 + d2 * d2;
+}
+
+/* Row i of W r + q. */
+static double velocity_row(const mcd_fc3d *p, int n, const double *r, int i)
+{
+    return mcd_dense_dot(n, p->W + (size_t)i * n, r) + p->q[i];
+}
+
+double mcd_fc3d_error(const mcd_fc3d *p, const double *r, const double *u)
+{
+    int n = mcd_fc3d_size(p);
+    double e2 = 0.0, u2 = 0.0;
+    for (int i = 0; i < p->nb; i++) {
+        double ui = u ? u[i] : velocity_row(p, n, r, i);
+        e2 += ui * ui; /* r_i free: r_i - P_R(r_i - u_i) = u_i */
+        u2 += ui * ui;
+    }
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        double uk[3];
+        for (int a = 0; a < 3; a++) uk[a] = u ? u[c + a] : velocity_row(p, n, r, c + a);
+        e2 += contact_error2(p->mu[k], r + c, uk);
+        u2 += uk[0] * uk[0] + uk[1] * uk[1] + uk[2] * uk[2];
+    }
+    /* Siconos 4.4: divide by max(|r|, |u|, norm) with norm = |q| when that
+     * exceeds DBL_EPSILON. */
+    double scale = fmax(fmax(mcd_dense_norm(n, r), sqrt(u2)), mcd_dense_norm(n, p->q));
+    double e = sqrt(e2);
+    return scale > DBL_EPSILON ? e / scale : e;
+}

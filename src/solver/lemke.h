@@ -1,0 +1,31 @@
+/* Private: Lemke's complementary pivoting method for the LCP
+ *     omega = A zeta + b >= 0,  zeta >= 0,  omega . zeta = 0   (m unknowns)
+ * with covering vector e = (1, ..., 1) and the lexicographic minimum-ratio
+ * test (no cycling on degenerate problems). The basis inverse is kept
+ * explicitly and updated in O(m^2) per pivot; at the end the basic values
+ * are recomputed from an LU factorization of the final basis. */
+#ifndef MCDYN_SOLVER_LEMKE_H
+#define MCDYN_SOLVER_LEMKE_H
+
+#include "mcdyn/status.h"
+
+typedef struct mcd_lemke_ws {
+    double *Binv; /* m x m, row-major: inverse of the current basis matrix */
+    double *B;    /* m x m: the final basis matrix (column-major) and its LU */
+    double *xB;   /* m: basic values */
+    double *col;  /* m: B^{-1} times the entering column */
+    double *tmp;  /* m */
+    int *basis;   /* m: the variable basic in each row */
+    int *ties;    /* m: rows tied in the ratio test */
+    int *ipiv;    /* m */
+} mcd_lemke_ws;
+
+/* Solves the LCP into zeta (m). pivots receives the number of pivots.
+ * Returns MCD_OK, MCD_ERR_INFEASIBLE (ray termination: no admissible
+ * pivot, the LCP has no solution when A is copositive-plus) or
+ * MCD_ERR_NOT_CONVERGED (max_pivots reached). On failure zeta holds the
+ * zeta part of the current almost-complementary basic point. */
+mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
+                     double *zeta, int *pivots);
+
+#endif

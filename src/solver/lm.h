@@ -1,0 +1,54 @@
+/* Private: Levenberg-Marquardt minimisation of psi = 1/2 |Phi(x)|^2
+ * (Eq. (6), (57)) for a square nonsmooth system Phi(x) = 0, as in
+ * Mylapilli & Jain Sec. 5: the regular LM (RLM, Sec. 5.1) and the
+ * projected LM (PLM, Sec. 5.2). Both stop at the first iterate with
+ * psi <= psi_tol or error <= tol, and neither allocates. */
+#ifndef MCDYN_SOLVER_LM_H
+#define MCDYN_SOLVER_LM_H
+
+#include "mcdyn/status.h"
+
+/* The system: residual evaluates Phi(x) into phi (n) and returns the
+ * physical error measure at x; jacobian writes J = dPhi/dx (n x n,
+ * row-major) at x, which is always the x of the latest residual call. */
+typedef struct mcd_nls {
+    int n;
+    void *ctx;
+    double (*residual)(void *ctx, const double *x, double *phi);
+    void (*jacobian)(void *ctx, const double *x, double *J);
+} mcd_nls;
+
+typedef struct mcd_lm_opts {
+    double tol;     /* stop when the error measure <= tol */
+    double psi_tol; /* stop when psi <= psi_tol */
+    double lambda0; /* LM parameter: initial (RLM) or fixed (PLM) */
+    int max_iter;   /* >= 1 */
+} mcd_lm_opts;
+
+/* Preallocated arrays, sized for n = sys->n. */
+typedef struct mcd_lm_ws {
+    double *J; /* n x n */
+    double *A; /* RLM: J^T J (n x n); PLM: the stacked [J; sqrt(lambda) I] (2n x n) */
+    double *H; /* RLM: Cholesky factor of J^T J + lambda I (n x n); PLM: unused */
+    double *phi, *phi_trial, *grad, *step, *x_trial, *x_best; /* n each */
+    double *rhs;                                              /* 2n (PLM) */
+    double *lwork;                                            /* LAPACK work (PLM: dgels) */
+    int lwork_len;
+} mcd_lm_ws;
+
+typedef struct mcd_lm_result {
+    int iterations;
+    double psi;   /* at the returned x */
+    double error; /* at the returned x */
+} mcd_lm_result;
+
+/* Minimise from x (n) and leave the final iterate, the best one found, in
+ * x; on return the system's state (sys->ctx) is that of x. Returns MCD_OK,
+ * MCD_ERR_NOT_CONVERGED (max_iter reached) or MCD_ERR_NONFINITE (Phi of
+ * the start is not finite). */
+mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
+                          mcd_lm_result *res);
+mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
+                            mcd_lm_result *res);
+
+#endif

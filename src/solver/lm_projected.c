@@ -1,0 +1,161 @@
+/* Projected Levenberg-Marquardt (PLM), Mylapilli & Jain Sec. 5.2, with the
+ * globalisation of Kanzow & Petra's LMMCP (lm.h).
+ *
+ * Direction: the least-squares solution of the stacked system
+ *     [J; sqrt(lambda) I] d = [-Phi; 0]            (Sec. 5.2, H d = B)
+ * by LAPACK's QR least-squares driver dgels, lambda fixed (1e-16 by
+ * default). Step: x + t d with a nonmonotone Armijo rule
+ *     psi(x + t d) <= max(last PLM_MEMORY psi) + sigma t grad psi . d,
+ * t = 1, beta, beta^2, ..., monotone (max over the current psi only) in the
+ * first PLM_MONOTONE_STEPS iterations and after a restart. Watchdog: if
+ * the best psi has not improved for PLM_WATCHDOG iterations, restart from
+ * the best point with a monotone line search. If t falls below t_min the
+ * last trial point is accepted when its psi is finite (as LMMCP does). */
+#include "lm.h"
+
+#include "../base/lapack.h"
+#include "dense.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PLM_MEMORY         10    /* LMMCP m */
+#define PLM_MONOTONE_STEPS 5     /* LMMCP: monotone in the first 5 iterations */
+#define PLM_WATCHDOG       20    /* LMMCP kwatch */
+#define PLM_BETA           0.55  /* step reduction */
+#define PLM_SIGMA          1e-4  /* Armijo constant */
+#define PLM_T_MIN          1e-12 /* smallest step length */
+
+static double half_squared_norm(int n, const double *v)
+{
+    return 0.5 * mcd_dense_dot(n, v, v);
+}
+
+/* d = argmin |[J; sqrt(lambda) I] d - [-Phi; 0]|. The stacked matrix is
+ * written column-major (2n x n, lda 2n) from the row-major J. 0 if dgels
+ * reports a rank-deficient triangular factor. */
+static int lm_direction(int n, const double *phi, double lambda, const mcd_lm_ws *w, double *d)
+{
+    int m = 2 * n, one = 1, info;
+    double root = sqrt(lambda);
+    for (int j = 0; j < n; j++) {
+        double *col = w->A + (size_t)j * m;
+        for (int i = 0; i < n; i++) col[i] = w->J[(size_t)i * n + j];
+        memset(col + n, 0, (size_t)n * sizeof *col);
+        col[n + j] = root;
+    }
+    for (int i = 0; i < n; i++) w->rhs[i] = -phi[i];
+    memset(w->rhs + n, 0, (size_t)n * sizeof *w->rhs);
+    dgels_("N", &m, &n, &one, w->A, &m, w->rhs, &m, w->lwork, &w->lwork_len, &info);
+    if (info != 0) return 0;
+    memcpy(d, w->rhs, (size_t)n * sizeof *d);
+    return 1;
+}
+
+/* Nonmonotone reference value: psi itself in a monotone phase, else the
+ * largest of the remembered values. */
+typedef struct psi_memory {
+    double v[PLM_MEMORY];
+    int steps; /* iterations since the start or the last restart */
+} psi_memory;
+
+static void memory_reset(psi_memory *m, double psi)
+{
+    for (int i = 0; i < PLM_MEMORY; i++) m->v[i] = psi;
+    m->steps = 0;
+}
+
+static double memory_push(psi_memory *m, double psi)
+{
+    m->steps++;
+    m->v[m->steps % PLM_MEMORY] = psi;
+    if (m->steps <= PLM_MONOTONE_STEPS) return psi;
+    double mx = m->v[0];
+    for (int i = 1; i < PLM_MEMORY; i++) mx = fmax(mx, m->v[i]);
+    return mx;
+}
+
+/* The iterate and its merit, as the line search and the watchdog move it. */
+typedef struct plm_point {
+    double *x, *phi;
+    double psi, err;
+} plm_point;
+
+/* Backtracking from t = 1 along d; moves p to the accepted point. Returns
+ * 0 (p unchanged) if no trial point had a finite merit. */
+static int line_search(const mcd_nls *sys, const mcd_lm_ws *w, plm_point *p, double ref_psi,
+                       double slope)
+{
+    int n = sys->n;
+    double t = 1.0, psi_t, err_t;
+    for (;;) {
+        for (int i = 0; i < n; i++) w->x_trial[i] = p->x[i] + t * w->step[i];
+        err_t = sys->residual(sys->ctx, w->x_trial, w->phi_trial);
+        psi_t = half_squared_norm(n, w->phi_trial);
+        if (isfinite(psi_t) && psi_t <= ref_psi + PLM_SIGMA * t * slope) break;
+        t *= PLM_BETA;
+        if (t < PLM_T_MIN) break;
+    }
+    if (!isfinite(psi_t)) return 0;
+    memcpy(p->x, w->x_trial, (size_t)n * sizeof *p->x);
+    memcpy(p->phi, w->phi_trial, (size_t)n * sizeof *p->phi);
+    p->psi = psi_t;
+    p->err = err_t;
+    return 1;
+}
+
+/* Moves p to x_from (which may be p->x itself) and re-evaluates it there. */
+static void restore(const mcd_nls *sys, plm_point *p, const double *x_from)
+{
+    if (x_from != p->x) memcpy(p->x, x_from, (size_t)sys->n * sizeof *p->x);
+    p->err = sys->residual(sys->ctx, p->x, p->phi);
+    p->psi = half_squared_norm(sys->n, p->phi);
+}
+
+mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
+                            mcd_lm_result *res)
+{
+    int n = sys->n;
+    plm_point p = {x, w->phi, 0.0, 0.0};
+    restore(sys, &p, x);
+    mcd_status status = isfinite(p.psi) ? MCD_OK : MCD_ERR_NONFINITE;
+    psi_memory mem;
+    memory_reset(&mem, p.psi);
+    double ref_psi = p.psi, psi_best = p.psi;
+    int k = 0, k_best = 0, state_at_x = 1;
+    memcpy(w->x_best, x, (size_t)n * sizeof *x);
+    while (status == MCD_OK && !(p.psi <= o->psi_tol || p.err <= o->tol)) {
+        if (k == o->max_iter) {
+            status = MCD_ERR_NOT_CONVERGED;
+            break;
+        }
+        k++;
+        if (!state_at_x) restore(sys, &p, x);
+        sys->jacobian(sys->ctx, x, w->J);
+        mcd_dense_matvec_t(n, w->J, p.phi, w->grad); /* grad psi = J^T Phi */
+        if (!lm_direction(n, p.phi, o->lambda0, w, w->step))
+            for (int i = 0; i < n; i++) w->step[i] = -w->grad[i];
+        state_at_x = line_search(sys, w, &p, ref_psi, mcd_dense_dot(n, w->grad, w->step));
+        ref_psi = memory_push(&mem, p.psi);
+        if (p.psi < psi_best) {
+            psi_best = p.psi;
+            k_best = k;
+            memcpy(w->x_best, x, (size_t)n * sizeof *x);
+        } else if (k - k_best > PLM_WATCHDOG) { /* watchdog restart, monotone again */
+            restore(sys, &p, w->x_best);
+            state_at_x = 1;
+            memory_reset(&mem, p.psi);
+            ref_psi = p.psi;
+            k_best = k;
+        }
+    }
+    if (psi_best < p.psi) {
+        restore(sys, &p, w->x_best);
+    } else if (!state_at_x) {
+        restore(sys, &p, x);
+    }
+    res->iterations = k;
+    res->psi = p.psi;
+    res->error = p.err;
+    return status;
+}

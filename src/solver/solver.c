@@ -1,0 +1,317 @@
+/* Solver names, options and dispatch (solver.h): validates a call, lends
+ * the workspace arrays to the chosen algorithm and fills the statistics. */
+#include "mcdyn/solver.h"
+
+#include "dense.h"
+#include "lemke.h"
+#include "lm.h"
+#include "mlcp_pfb.h"
+#include "mlcp_reduce.h"
+#include "mncp_todorov.h"
+#include "workspace.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
+    [MCD_SOLVER_MLCP_PFB_RLM] = "mlcp-pfb-rlm", [MCD_SOLVER_MLCP_PFB_PLM] = "mlcp-pfb-plm",
+    [MCD_SOLVER_MLCP_LEMKE] = "mlcp-lemke",     [MCD_SOLVER_MNCP_RLM] = "mncp-rlm",
+    [MCD_SOLVER_MNCP_PLM] = "mncp-plm",
+};
+
+#define LM_MAX_ITER          100   /* default LM iterations */
+#define LEMKE_PIVOTS_PER_ROW 50    /* default Lemke pivots: 50 n */
+#define RLM_LAMBDA0          1e-3  /* Sec. 5.1 */
+#define PLM_LAMBDA           1e-16 /* Sec. 5.2 */
+
+static int kind_valid(mcd_solver_kind k)
+{
+    return (int)k >= 0 && k < MCD_SOLVER_KIND_COUNT;
+}
+
+static int is_rlm(mcd_solver_kind k)
+{
+    return k == MCD_SOLVER_MLCP_PFB_RLM || k == MCD_SOLVER_MNCP_RLM;
+}
+
+const char *mcd_solver_name(mcd_solver_kind k)
+{
+    return kind_valid(k) ? solver_names[k] : NULL;
+}
+
+mcd_status mcd_solver_from_name(const char *name, mcd_solver_kind *k, mcd_error *err)
+{
+    for (int i = 0; name && k && i < MCD_SOLVER_KIND_COUNT; i++) {
+        if (strcmp(name, solver_names[i]) == 0) {
+            *k = (mcd_solver_kind)i;
+            return MCD_OK;
+        }
+    }
+    return mcd_fail(err, MCD_ERR_ARG,
+                    "unknown solver '%s'; valid: mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, "
+                    "mncp-rlm, mncp-plm",
+                    name ? name : "(null)");
+}
+
+int mcd_solver_is_mlcp(mcd_solver_kind k)
+{
+    return k == MCD_SOLVER_MLCP_PFB_RLM || k == MCD_SOLVER_MLCP_PFB_PLM ||
+           k == MCD_SOLVER_MLCP_LEMKE;
+}
+
+mcd_solver_opts mcd_solver_default_opts(mcd_solver_kind k)
+{
+    mcd_solver_opts o = {
+        .tol = 1e-10,
+        .psi_tol = 1e-30, /* Sec. 5.1 */
+        .max_iter = k == MCD_SOLVER_MLCP_LEMKE ? 0 : LM_MAX_ITER,
+        .pfb_lambda = 0.95,
+        .lm_lambda0 = k == MCD_SOLVER_MLCP_LEMKE ? 0.0
+                      : is_rlm(k)                ? RLM_LAMBDA0
+                                                 : PLM_LAMBDA,
+        .warm_start = 0,
+    };
+    return o;
+}
+
+/* opts (or the defaults) with 0-means-default fields filled, validated. */
+static mcd_status resolve_opts(mcd_solver_kind k, int n, const mcd_solver_opts *in,
+                               mcd_solver_opts *o, mcd_error *err)
+{
+    *o = in ? *in : mcd_solver_default_opts(k);
+    if (o->max_iter <= 0)
+        o->max_iter = k == MCD_SOLVER_MLCP_LEMKE ? LEMKE_PIVOTS_PER_ROW * n : LM_MAX_ITER;
+    if (o->lm_lambda0 == 0) o->lm_lambda0 = is_rlm(k) ? RLM_LAMBDA0 : PLM_LAMBDA;
+    if (!(o->tol >= 0) || !(o->psi_tol >= 0))
+        return mcd_fail(err, MCD_ERR_ARG, "%s: tol (%g) and psi_tol (%g) must be >= 0",
+                        solver_names[k], o->tol, o->psi_tol);
+    if (!(o->pfb_lambda > 0 && o->pfb_lambda <= 1))
+        return mcd_fail(err, MCD_ERR_ARG, "%s: pfb_lambda = %g is not in (0, 1]", solver_names[k],
+                        o->pfb_lambda);
+    if (!(o->lm_lambda0 > 0 && isfinite(o->lm_lambda0)))
+        return mcd_fail(err, MCD_ERR_ARG, "%s: lm_lambda0 = %g must be positive", solver_names[k],
+                        o->lm_lambda0);
+    return MCD_OK;
+}
+
+/* Checks common to both entry points: arguments, solver family, capacity. */
+static mcd_status check_call(const mcd_solver_ws *ws, mcd_solver_kind k, int want_mlcp, int n,
+                             const double *out, mcd_error *err)
+{
+    if (!ws || !out) return mcd_fail(err, MCD_ERR_ARG, "solver: NULL workspace or output array");
+    if (!kind_valid(k)) return mcd_fail(err, MCD_ERR_ARG, "solver: unknown kind %d", (int)k);
+    if (mcd_solver_is_mlcp(k) != want_mlcp)
+        return mcd_fail(err, MCD_ERR_UNSUPPORTED, "%s cannot solve %s problems", solver_names[k],
+                        want_mlcp ? "MLCP" : "frictional contact (fc3d)");
+    if (n > ws->n_max)
+        return mcd_fail(err, MCD_ERR_CAPACITY, "%s: problem size %d exceeds the workspace (%d)",
+                        solver_names[k], n, ws->n_max);
+    return MCD_OK;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Vector slots 0-6 belong to the LM methods; 7 on to the problem. */
+static mcd_lm_ws lend_lm_ws(const mcd_solver_ws *ws, mcd_solver_kind k)
+{
+    int rlm = is_rlm(k);
+    mcd_lm_ws w = {
+        .J = ws->mat1,
+        .A = rlm ? ws->mat2 : ws->mat3,
+        .H = rlm ? ws->mat3 : NULL,
+        .phi = mcd_ws_vec(ws, 0),
+        .phi_trial = mcd_ws_vec(ws, 1),
+        .grad = mcd_ws_vec(ws, 2),
+        .step = mcd_ws_vec(ws, 3),
+        .x_trial = mcd_ws_vec(ws, 4),
+        .x_best = mcd_ws_vec(ws, 5),
+        .rhs = mcd_ws_vec(ws, 6),
+        .lwork = ws->lwork,
+        .lwork_len = ws->lwork_len,
+    };
+    return w;
+}
+
+static mcd_status run_lm(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_nls *sys,
+                         const mcd_solver_opts *o, double *x, mcd_solver_stats *stats)
+{
+    mcd_lm_opts lo = {
+        .tol = o->tol, .psi_tol = o->psi_tol, .lambda0 = o->lm_lambda0, .max_iter = o->max_iter};
+    mcd_lm_ws w = lend_lm_ws(ws, k);
+    mcd_lm_result res;
+    mcd_status st =
+        is_rlm(k) ? mcd_lm_regular(sys, &lo, &w, x, &res) : mcd_lm_projected(sys, &lo, &w, x, &res);
+    stats->iterations = res.iterations;
+    stats->psi = res.psi;
+    stats->error = res.error;
+    return st;
+}
+
+static mcd_status solve_mlcp_pfb(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                                 const mcd_solver_opts *o, double *z, mcd_solver_stats *stats)
+{
+    mcd_mlcp_pfb ctx = {
+        .p = p, .lambda = o->pfb_lambda, .w = mcd_ws_vec(ws, 7), .y = mcd_ws_vec(ws, 8)};
+    if (!o->warm_start)
+        for (int i = 0; i < p->n; i++) z[i] = fmin(fmax(0.0, p->lo[i]), p->hi[i]);
+    mcd_nls sys = {p->n, &ctx, mcd_mlcp_pfb_residual, mcd_mlcp_pfb_jacobian};
+    return run_lm(ws, k, &sys, o, z, stats);
+}
+
+static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
+                                   const mcd_solver_opts *o, double *z, mcd_solver_stats *stats,
+                                   mcd_error *err)
+{
+    size_t n2 = (size_t)ws->n_max * (size_t)ws->n_max;
+    mcd_mlcp_reduced red = {
+        .free_rows = mcd_ws_ivec(ws, 0),
+        .comp_rows = mcd_ws_ivec(ws, 1),
+        .sign = mcd_ws_vec(ws, 0),
+        .qt = mcd_ws_vec(ws, 1),
+        .A = ws->mat1,
+        .b = mcd_ws_vec(ws, 2),
+        .lu = ws->mat3,
+        .ipiv = mcd_ws_ivec(ws, 2),
+        .X = ws->mat3 + n2,
+        .work = mcd_ws_vec(ws, 7), /* slots 7-8: 4 n */
+        .iwork = mcd_ws_ivec(ws, 5),
+    };
+    mcd_status st = mcd_mlcp_reduce(p, &red, err);
+    if (st != MCD_OK) return st;
+    mcd_lemke_ws lw = {
+        .Binv = ws->mat2,
+        .B = ws->mat3, /* the LU of M_FF is no longer needed */
+        .xB = mcd_ws_vec(ws, 3),
+        .col = mcd_ws_vec(ws, 4),
+        .tmp = mcd_ws_vec(ws, 5),
+        .basis = mcd_ws_ivec(ws, 3),
+        .ties = mcd_ws_ivec(ws, 4),
+        .ipiv = mcd_ws_ivec(ws, 2),
+    };
+    double *zeta = mcd_ws_vec(ws, 6);
+    st = mcd_lemke(red.nc, red.A, red.b, o->max_iter, &lw, zeta, &stats->iterations);
+    mcd_mlcp_expand(p, &red, zeta, z);
+    stats->error = mcd_mlcp_error(p, z, mcd_ws_vec(ws, 9));
+    if (st == MCD_OK && !(stats->error <= o->tol)) st = MCD_ERR_NOT_CONVERGED;
+    return st;
+}
+
+static mcd_status solve_fc3d_lm(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
+                                const mcd_solver_opts *o, double *r, double *u,
+                                mcd_solver_stats *stats)
+{
+    int n = mcd_fc3d_size(p);
+    double *x = mcd_ws_vec(ws, 7), *scale = mcd_ws_vec(ws, 10);
+    mcd_mncp ctx = {
+        .p = p, .scale = scale, .r = r, .u = u, .dF = mcd_ws_vec(ws, 8)}; /* 8-9: 9 nc */
+    mcd_mncp_units(p, scale);
+    if (o->warm_start) {
+        mcd_mncp_start_from(p, scale, r, u, x);
+    } else {
+        memset(x, 0, (size_t)n * sizeof *x);
+    }
+    mcd_nls sys = {n, &ctx, mcd_mncp_residual, mcd_mncp_jacobian};
+    return run_lm(ws, k, &sys, o, x, stats); /* leaves r = F(x), u = W r + q */
+}
+
+/* Message for the statuses an algorithm returns without one. */
+static void describe_outcome(mcd_status st, mcd_solver_kind k, const mcd_solver_opts *o,
+                             const mcd_solver_stats *s, mcd_error *err)
+{
+    if (st == MCD_ERR_NOT_CONVERGED)
+        mcd_fail(err, st, "%s: not converged in %d iterations (psi %.3g, error %.3g, tol %.3g)",
+                 solver_names[k], s->iterations, s->psi, s->error, o->tol);
+    else if (st == MCD_ERR_INFEASIBLE)
+        mcd_fail(err, st,
+                 "%s: ray termination after %d pivots: no solution (if M is copositive-plus)",
+                 solver_names[k], s->iterations);
+    else if (st == MCD_ERR_NONFINITE)
+        mcd_fail(err, st, "%s: the residual at the start point is not finite", solver_names[k]);
+}
+
+static double start(mcd_solver_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    return now_seconds();
+}
+
+static mcd_status finish(mcd_status st, mcd_solver_stats *stats, double t0)
+{
+    stats->status = st;
+    stats->seconds = now_seconds() - t0;
+    return st;
+}
+
+static mcd_status check_warm_start(mcd_solver_kind k, const mcd_solver_opts *o, int n,
+                                   const double *x, mcd_error *err)
+{
+    if (o->warm_start && !mcd_dense_isfinite(n, x))
+        return mcd_fail(err, MCD_ERR_NONFINITE, "%s: non-finite warm start", solver_names[k]);
+    return MCD_OK;
+}
+
+/* Every check of an MLCP solve; fills o. */
+static mcd_status prepare_mlcp(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                               const mcd_solver_opts *opts, const double *z, mcd_solver_opts *o,
+                               mcd_error *err)
+{
+    if (!p) return mcd_fail(err, MCD_ERR_ARG, "solver: NULL problem");
+    mcd_status st = check_call(ws, k, 1, p->n, z, err);
+    if (st == MCD_OK) st = mcd_mlcp_check(p, err);
+    if (st == MCD_OK) st = resolve_opts(k, p->n, opts, o, err);
+    if (st == MCD_OK && k != MCD_SOLVER_MLCP_LEMKE) st = check_warm_start(k, o, p->n, z, err);
+    return st;
+}
+
+static mcd_status prepare_fc3d(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
+                               const mcd_solver_opts *opts, const double *r, const double *u,
+                               mcd_solver_opts *o, mcd_error *err)
+{
+    if (!p || !u || u == r)
+        return mcd_fail(err, MCD_ERR_ARG, "solver: NULL problem, or u missing or aliasing r");
+    int n = mcd_fc3d_size(p);
+    mcd_status st = check_call(ws, k, 0, n, r, err);
+    if (st == MCD_OK) st = mcd_fc3d_check(p, err);
+    if (st == MCD_OK) st = resolve_opts(k, n, opts, o, err);
+    if (st == MCD_OK) st = check_warm_start(k, o, n, r, err);
+    return st;
+}
+
+mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                          const mcd_solver_opts *opts, double *z, mcd_solver_stats *stats,
+                          mcd_error *err)
+{
+    mcd_solver_stats local;
+    if (!stats) stats = &local;
+    double t0 = start(stats);
+    mcd_solver_opts o;
+    mcd_status st = prepare_mlcp(ws, k, p, opts, z, &o, err);
+    if (st == MCD_OK && p->n > 0) {
+        st = k == MCD_SOLVER_MLCP_LEMKE ? solve_mlcp_lemke(ws, p, &o, z, stats, err)
+                                        : solve_mlcp_pfb(ws, k, p, &o, z, stats);
+        describe_outcome(st, k, &o, stats, err);
+    }
+    return finish(st, stats, t0);
+}
+
+mcd_status mcd_solve_fc3d(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
+                          const mcd_solver_opts *opts, double *r, double *u,
+                          mcd_solver_stats *stats, mcd_error *err)
+{
+    mcd_solver_stats local;
+    if (!stats) stats = &local;
+    double t0 = start(stats);
+    mcd_solver_opts o;
+    mcd_status st = prepare_fc3d(ws, k, p, opts, r, u, &o, err);
+    if (st == MCD_OK && mcd_fc3d_size(p) > 0) {
+        st = solve_fc3d_lm(ws, k, p, &o, r, u, stats);
+        describe_outcome(st, k, &o, stats, err);
+    }
+    return finish(st, stats, t0);
+}

@@ -1,0 +1,123 @@
+/* Shared helpers of the solver tests (solver_testutil.h). */
+#include "solver_testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+double tu_uniform(tu_rng *r, double a, double b)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    uint64_t v = r->s * 2685821657736338717ULL;
+    return a + (b - a) * (double)(v >> 11) * 0x1.0p-53;
+}
+
+static void random_square(tu_rng *r, int n, double *B)
+{
+    for (int i = 0; i < n * n; i++) B[i] = tu_uniform(r, -1, 1);
+}
+
+void tu_spd_matrix(tu_rng *r, int n, double shift, double *W)
+{
+    double *B = malloc((size_t)n * n * sizeof *B);
+    random_square(r, n, B);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++) s += B[i * n + k] * B[j * n + k];
+            W[i * n + j] = s / n + (i == j ? shift : 0.0);
+        }
+    free(B);
+}
+
+void tu_pd_matrix(tu_rng *r, int n, double *M)
+{
+    double *C = malloc((size_t)n * n * sizeof *C);
+    tu_spd_matrix(r, n, 1.0, M);
+    random_square(r, n, C);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) M[i * n + j] += 0.5 * (C[i * n + j] - C[j * n + i]);
+    free(C);
+}
+
+static void contact_solution(tu_rng *rng, int regime, double mu, double *r, double *u)
+{
+    double th = tu_uniform(rng, 0, 2 * acos(-1.0)), c = cos(th), s = sin(th);
+    r[0] = r[1] = r[2] = u[0] = u[1] = u[2] = 0.0;
+    if (regime == TU_SEPARATE) {
+        u[0] = tu_uniform(rng, 0.5, 2);
+        u[1] = tu_uniform(rng, -1, 1);
+        u[2] = tu_uniform(rng, -1, 1);
+        return;
+    }
+    r[0] = tu_uniform(rng, 0.5, 2);
+    double rho = regime == TU_STICK ? tu_uniform(rng, 0.2, 0.8) : 1.0;
+    r[1] = -rho * mu * r[0] * c;
+    r[2] = -rho * mu * r[0] * s;
+    if (regime == TU_SLIP) {
+        double speed = tu_uniform(rng, 0.5, 2);
+        u[1] = speed * c; /* opposite to r_t */
+        u[2] = speed * s;
+    }
+}
+
+void tu_fc3d_with_solution(tu_rng *rng, int nc, int nb, const int *regime, mcd_fc3d *p, double *r,
+                           double *u)
+{
+    mcd_fc3d_alloc(p, nc, nb, NULL);
+    int n = mcd_fc3d_size(p);
+    tu_spd_matrix(rng, n, 0.5, p->W);
+    for (int i = 0; i < nb; i++) {
+        r[i] = tu_uniform(rng, -1, 1);
+        u[i] = 0.0;
+    }
+    for (int k = 0; k < nc; k++) {
+        p->mu[k] = tu_uniform(rng, 0.2, 0.8);
+        contact_solution(rng, regime[k], p->mu[k], r + nb + 3 * k, u + nb + 3 * k);
+    }
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += p->W[i * n + j] * r[j];
+        p->q[i] = u[i] - s;
+    }
+}
+
+static double contact_violation(double mu, const double *r, const double *u, double slide_tol)
+{
+    double rt = hypot(r[1], r[2]), ut = hypot(u[1], u[2]);
+    double v = fmax(fmax(-r[0], -u[0]), fabs(r[0] * u[0]));
+    v = fmax(v, rt - mu * r[0]);
+    if (ut > slide_tol) { /* maximum dissipation: r_t = -mu r_n u_t / |u_t| */
+        double e1 = r[1] + mu * r[0] * u[1] / ut, e2 = r[2] + mu * r[0] * u[2] / ut;
+        v = fmax(v, hypot(e1, e2));
+    }
+    if (rt < mu * r[0] - slide_tol) v = fmax(v, ut); /* strictly inside: no sliding */
+    return v;
+}
+
+double tu_coulomb_violation(const mcd_fc3d *p, const double *r, double slide_tol)
+{
+    int n = mcd_fc3d_size(p);
+    double *u = malloc((size_t)n * sizeof *u);
+    for (int i = 0; i < n; i++) {
+        double s = p->q[i];
+        for (int j = 0; j < n; j++) s += p->W[i * n + j] * r[j];
+        u[i] = s;
+    }
+    double v = 0.0;
+    for (int i = 0; i < p->nb; i++) v = fmax(v, fabs(u[i]));
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        v = fmax(v, contact_violation(p->mu[k], r + c, u + c, slide_tol));
+    }
+    free(u);
+    return v;
+}
+
+double tu_max_diff(int n, const double *a, const double *b)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
+    return m;
+}

@@ -1,0 +1,41 @@
+/* Helpers shared by the solver tests: a deterministic random generator,
+ * problems with known solutions, and a direct check of Coulomb's law. */
+#ifndef MCDYN_TESTS_SOLVER_TESTUTIL_H
+#define MCDYN_TESTS_SOLVER_TESTUTIL_H
+
+#include "mcdyn/solver.h"
+
+#include <stdint.h>
+
+typedef struct tu_rng {
+    uint64_t s;
+} tu_rng;
+
+/* Uniform in [a, b) (xorshift64*, reproducible across platforms). */
+double tu_uniform(tu_rng *r, double a, double b);
+
+/* M = B B^T / n + I + (C - C^T) / 2: positive definite, not symmetric, so
+ * every LCP/MLCP with it has exactly one solution. */
+void tu_pd_matrix(tu_rng *r, int n, double *M);
+/* W = B B^T / n + shift I, symmetric positive definite. */
+void tu_spd_matrix(tu_rng *r, int n, double shift, double *W);
+
+/* Regimes of a constructed contact. */
+enum { TU_STICK, TU_SLIP, TU_SEPARATE };
+
+/* A frictional contact problem (allocated in p) whose solution is (r, u),
+ * with regime[k] chosen for contact k and nb bilateral rows: W SPD, mu[k]
+ * in [0.2, 0.8], q = u - W r. */
+void tu_fc3d_with_solution(tu_rng *rng, int nc, int nb, const int *regime, mcd_fc3d *p, double *r,
+                           double *u);
+
+/* Largest violation of Coulomb's law (problem.h) by (r, u) with u = W r + q
+ * recomputed: max over |u_b|, -r_n, -u_n, |r_n u_n|, |r_t| - mu r_n, and for
+ * sliding contacts (|u_t| > slide_tol) |r_t + mu r_n u_t / |u_t||, and for
+ * strictly sticking ones (|r_t| < mu r_n - slide_tol) |u_t|. */
+double tu_coulomb_violation(const mcd_fc3d *p, const double *r, double slide_tol);
+
+/* max_i |a_i - b_i| */
+double tu_max_diff(int n, const double *a, const double *b);
+
+#endif

@@ -1,0 +1,110 @@
+/* No allocation inside a solve: malloc, calloc and realloc are interposed
+ * (this executable's definitions take precedence over libc's for the whole
+ * process, the library included) and counted while each solver runs on a
+ * problem it solves, after a first warm-up solve (BLAS may set up its own
+ * buffers once). Not built with AddressSanitizer, which owns malloc. */
+#include "solver_testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+
+static int counting;
+static long allocations;
+
+void *malloc(size_t size)
+{
+    allocations += counting;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    allocations += counting;
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+    allocations += counting;
+    return __libc_realloc(p, size);
+}
+
+static long count_mlcp_solve(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p, double *z)
+{
+    mcd_solver_stats st;
+    allocations = 0;
+    counting = 1;
+    mcd_status s = mcd_solve_mlcp(ws, k, p, NULL, z, &st, NULL);
+    counting = 0;
+    ck_assert_int_eq(s, MCD_OK);
+    return allocations;
+}
+
+static long count_fc3d_solve(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p, double *r,
+                             double *u)
+{
+    mcd_solver_stats st;
+    allocations = 0;
+    counting = 1;
+    mcd_status s = mcd_solve_fc3d(ws, k, p, NULL, r, u, &st, NULL);
+    counting = 0;
+    ck_assert_int_eq(s, MCD_OK);
+    return allocations;
+}
+
+START_TEST(solves_do_not_allocate)
+{
+    enum { NC = 5, NB = 2, N = NB + 3 * NC };
+    const int regime[NC] = {TU_STICK, TU_SLIP, TU_SEPARATE, TU_SLIP, TU_STICK};
+    tu_rng rng = {41};
+    mcd_fc3d f;
+    double r_star[N], u_star[N], r[N], u[N], z[N];
+    tu_fc3d_with_solution(&rng, NC, NB, regime, &f, r_star, u_star);
+    mcd_mlcp p; /* LCP rows and NB equality rows */
+    mcd_mlcp_alloc(&p, N, NULL);
+    tu_pd_matrix(&rng, N, p.M);
+    for (int i = 0; i < N; i++) p.q[i] = tu_uniform(&rng, -1, 1);
+    for (int i = 0; i < NB; i++) p.lo[i] = -INFINITY;
+    mcd_solver_ws *ws;
+    ck_assert_int_eq(mcd_solver_ws_create(N, &ws, NULL), MCD_OK);
+    const mcd_solver_kind mlcp[3] = {MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM,
+                                     MCD_SOLVER_MLCP_LEMKE};
+    for (int k = 0; k < 3; k++) {
+        count_mlcp_solve(ws, mlcp[k], &p, z); /* warm-up */
+        ck_assert_int_eq(count_mlcp_solve(ws, mlcp[k], &p, z), 0);
+    }
+    for (int k = MCD_SOLVER_MNCP_RLM; k <= MCD_SOLVER_MNCP_PLM; k++) {
+        count_fc3d_solve(ws, (mcd_solver_kind)k, &f, r, u);
+        ck_assert_int_eq(count_fc3d_solve(ws, (mcd_solver_kind)k, &f, r, u), 0);
+    }
+    mcd_solver_ws_free(ws);
+    /* the counter sees the library's allocations: creating a workspace makes some */
+    counting = 1;
+    allocations = 0;
+    ck_assert_int_eq(mcd_solver_ws_create(N, &ws, NULL), MCD_OK);
+    counting = 0;
+    ck_assert_int_ge(allocations, 1);
+    mcd_solver_ws_free(ws);
+    mcd_mlcp_free(&p);
+    mcd_fc3d_free(&f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("solver-alloc");
+    TCase *tc = tcase_create("alloc");
+    tcase_add_test(tc, solves_do_not_allocate);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
