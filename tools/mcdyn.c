@@ -11,9 +11,11 @@ typedef struct subcommand {
 } subcommand;
 
 static const subcommand subcommands[] = {
+    {"sim", mcd_cmd_sim, "simulate a scenario with frictional contact (CSV, PNG plot, summary)"},
     {"query", mcd_cmd_query, "load a URDF and print M, C, forward dynamics and Jacobians as JSON"},
     {"solve", mcd_cmd_solve, "solve an LCP/MLCP/frictional-contact problem file"},
     {"bench", mcd_cmd_bench, "run a benchmark (dynamics, solve)"},
+    {"draw", mcd_cmd_draw, "draw a scenario or URDF model into a PNG picture (gnuplot)"},
 };
 
 static void usage(FILE *out)

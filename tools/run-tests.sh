@@ -8,7 +8,7 @@ tools/install-deps.sh
 if [ "${1:-}" = "--sanitize" ]; then
   dir=build-asan
   opts=(-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
-        -Dc_args=-fno-sanitize-recover=all)
+        -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 else

@@ -15,6 +15,10 @@
 #include "mcdyn/contact.h"
 #include "mcdyn/sim.h"
 #include "mcdyn/urdf.h"
+#include "mcdyn/problem_io.h"
+#include "mcdyn/collision.h"
+#include "mcdyn/scenario.h"
+#include "mcdyn/runner.h"
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"
 

@@ -1,7 +1,8 @@
 /* mcdyn — URDF import.
  *
  * Reads a URDF robot description (libxml2, network access disabled) and
- * builds an mcd_model with the builder of model.h:
+ * builds an mcd_model with the builder of model.h, or appends the robot to a
+ * caller's builder (mcd_urdf_load_into):
  *  - every <link> becomes a builder link; its frame is the frame of the joint
  *    that has it as child (the root link's frame is the world frame, or the
  *    free-joint frame with a floating base);
@@ -84,6 +85,34 @@ mcd_status mcd_urdf_load_file(const char *path, const mcd_urdf_options *opt, mcd
  * file names are resolved against the current directory. */
 mcd_status mcd_urdf_load_string(const char *xml, const char *name_for_messages,
                                 const mcd_urdf_options *opt, mcd_model **out, mcd_error *err);
+
+/* Appends the robot of the URDF file at path to the builder b instead of
+ * building a model, so that several robots, loop closures, nodes and world
+ * geometry can be combined before mcd_model_build:
+ *  - name_prefix (NULL or "": none) is prepended to every link and joint
+ *    name, so that two copies of a robot can share one builder;
+ *  - the root link hangs from the world at base_pose (NULL: identity): it is
+ *    fixed there, or, with opt->floating_base, attached by a free joint whose
+ *    frame is base_pose (free-joint coordinates zero and an identity
+ *    quaternion put the root link at base_pose); the free joint is named
+ *    after the (prefixed) root link;
+ *  - *root_link (may be NULL) receives the builder index of the root link
+ *    (-1 on failure).
+ * The builder's name and gravity are left unchanged; mass and inertia are
+ * validated when the model is built, by mcd_model_build, whose messages name
+ * the (prefixed) link but not the URDF line. Relative mesh file names are
+ * resolved against the directory of path. On failure err holds the message
+ * (as for mcd_urdf_load_file) and the builder may hold part of the robot:
+ * discard it. */
+mcd_status mcd_urdf_load_into(mcd_builder *b, const char *path, const mcd_urdf_options *opt,
+                              const char *name_prefix, const mcd_pose *base_pose, int *root_link,
+                              mcd_error *err);
+
+/* As mcd_urdf_load_into for a URDF held in the NUL-terminated string xml
+ * (name_for_messages and mesh files as for mcd_urdf_load_string). */
+mcd_status mcd_urdf_load_string_into(mcd_builder *b, const char *xml, const char *name_for_messages,
+                                     const mcd_urdf_options *opt, const char *name_prefix,
+                                     const mcd_pose *base_pose, int *root_link, mcd_error *err);
 
 #ifdef __cplusplus
 }

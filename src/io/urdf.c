@@ -1,5 +1,8 @@
 /* URDF import: entry points, file reading and XML parsing (include/mcdyn/urdf.h).
  *
+ * All four entry points share one path: read, parse, resolve the tree, then
+ * either build a model or append the robot to the caller's builder.
+ *
  * libxml2 runs with network access disabled, no DTD loading, and its error
  * and warning output switched off: the first fatal error is read back from
  * the parser context and reported with file and line.
@@ -102,8 +105,9 @@ static mcd_status parse_xml(const urdf_ctx *c, const char *text, size_t len, xml
     return st;
 }
 
-/* Parses text (modified in place) and builds the model. */
-static mcd_status load(const urdf_ctx *c, char *text, size_t len, mcd_model **out)
+/* Parses text (modified in place), then builds the model *out or, when out
+ * is NULL, appends the robot to t->b. */
+static mcd_status load(const urdf_ctx *c, char *text, size_t len, urdf_target *t, mcd_model **out)
 {
     xmlDoc *doc;
     urdf_robot robot;
@@ -112,7 +116,7 @@ static mcd_status load(const urdf_ctx *c, char *text, size_t len, mcd_model **ou
     if (st != MCD_OK) return st;
     st = urdf_parse_robot(c, xmlDocGetRootElement(doc), &robot);
     if (st == MCD_OK) st = urdf_resolve_tree(c, &robot);
-    if (st == MCD_OK) st = urdf_build_model(c, &robot, out);
+    if (st == MCD_OK) st = out ? urdf_build_model(c, &robot, out) : urdf_add_robot(c, &robot, t);
     urdf_robot_free(&robot);
     xmlFreeDoc(doc);
     return st;
@@ -134,11 +138,10 @@ static mcd_status directory_of(const char *path, char **dir, mcd_error *err)
     return MCD_OK;
 }
 
-mcd_status mcd_urdf_load_file(const char *path, const mcd_urdf_options *opt, mcd_model **out,
-                              mcd_error *err)
+/* The file variant of load. */
+static mcd_status load_path(const char *path, const mcd_urdf_options *opt, urdf_target *t,
+                            mcd_model **out, mcd_error *err)
 {
-    if (!out || !path) return mcd_fail(err, MCD_ERR_ARG, "mcd_urdf_load_file: NULL argument");
-    *out = NULL;
     urdf_ctx c = make_ctx(path, opt, err);
     char *text = NULL, *dir;
     size_t len = 0;
@@ -146,10 +149,41 @@ mcd_status mcd_urdf_load_file(const char *path, const mcd_urdf_options *opt, mcd
     if (st != MCD_OK) return st;
     st = directory_of(path, &dir, err);
     c.base_dir = dir;
-    if (st == MCD_OK) st = load(&c, text, len, out);
+    if (st == MCD_OK) st = load(&c, text, len, t, out);
     free(dir);
     free(text);
     return st;
+}
+
+/* The string variant of load. */
+static mcd_status load_text(const char *xml, const char *name_for_messages,
+                            const mcd_urdf_options *opt, urdf_target *t, mcd_model **out,
+                            mcd_error *err)
+{
+    urdf_ctx c = make_ctx(name_for_messages ? name_for_messages : "<string>", opt, err);
+    char *text = strdup(xml);
+    if (!text) return mcd_fail(err, MCD_ERR_NOMEM, "%s: out of memory", c.file);
+    mcd_status st = load(&c, text, strlen(text), t, out);
+    free(text);
+    return st;
+}
+
+static urdf_target make_target(mcd_builder *b, const char *prefix, const mcd_pose *base_pose)
+{
+    urdf_target t = {.b = b, .prefix = prefix ? prefix : "", .root = -1};
+    if (base_pose)
+        t.base = *base_pose;
+    else
+        mcd_pose_identity(&t.base);
+    return t;
+}
+
+mcd_status mcd_urdf_load_file(const char *path, const mcd_urdf_options *opt, mcd_model **out,
+                              mcd_error *err)
+{
+    if (!out || !path) return mcd_fail(err, MCD_ERR_ARG, "mcd_urdf_load_file: NULL argument");
+    *out = NULL;
+    return load_path(path, opt, NULL, out, err);
 }
 
 mcd_status mcd_urdf_load_string(const char *xml, const char *name_for_messages,
@@ -157,10 +191,27 @@ mcd_status mcd_urdf_load_string(const char *xml, const char *name_for_messages,
 {
     if (!out || !xml) return mcd_fail(err, MCD_ERR_ARG, "mcd_urdf_load_string: NULL argument");
     *out = NULL;
-    urdf_ctx c = make_ctx(name_for_messages ? name_for_messages : "<string>", opt, err);
-    char *text = strdup(xml);
-    if (!text) return mcd_fail(err, MCD_ERR_NOMEM, "%s: out of memory", c.file);
-    mcd_status st = load(&c, text, strlen(text), out);
-    free(text);
+    return load_text(xml, name_for_messages, opt, NULL, out, err);
+}
+
+mcd_status mcd_urdf_load_into(mcd_builder *b, const char *path, const mcd_urdf_options *opt,
+                              const char *name_prefix, const mcd_pose *base_pose, int *root_link,
+                              mcd_error *err)
+{
+    if (!b || !path) return mcd_fail(err, MCD_ERR_ARG, "mcd_urdf_load_into: NULL argument");
+    urdf_target t = make_target(b, name_prefix, base_pose);
+    mcd_status st = load_path(path, opt, &t, NULL, err);
+    if (root_link) *root_link = t.root;
+    return st;
+}
+
+mcd_status mcd_urdf_load_string_into(mcd_builder *b, const char *xml, const char *name_for_messages,
+                                     const mcd_urdf_options *opt, const char *name_prefix,
+                                     const mcd_pose *base_pose, int *root_link, mcd_error *err)
+{
+    if (!b || !xml) return mcd_fail(err, MCD_ERR_ARG, "mcd_urdf_load_string_into: NULL argument");
+    urdf_target t = make_target(b, name_prefix, base_pose);
+    mcd_status st = load_text(xml, name_for_messages, opt, &t, NULL, err);
+    if (root_link) *root_link = t.root;
     return st;
 }

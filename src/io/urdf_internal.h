@@ -3,7 +3,7 @@
  * The loader works in three passes over the libxml2 tree:
  *   urdf_robot.c  <robot> -> urdf_robot (links, joints, parsed values)
  *   urdf_tree.c   names -> indices, the single root, parents-first order
- *   urdf_build.c  urdf_robot -> builder calls -> mcd_model
+ *   urdf_build.c  urdf_robot -> builder calls (-> mcd_model)
  * Every value keeps the XML node it came from, so any later error can name
  * the file, line and element.
  */
@@ -123,7 +123,19 @@ void urdf_robot_free(urdf_robot *r);
 /* Resolves joint link names, checks for a single root and no cycle, and
  * fills r->order. */
 mcd_status urdf_resolve_tree(const urdf_ctx *c, urdf_robot *r);
-/* Builds the model of a resolved robot. */
+/* Where a robot's links go in a builder. */
+typedef struct urdf_target {
+    mcd_builder *b;
+    const char *prefix; /* prepended to every link and joint name ("" for none) */
+    mcd_pose base;      /* root link frame (fixed base) or free-joint frame in the world */
+    int root;           /* receives the builder index of the root link */
+} urdf_target;
+
+/* Appends the links of a resolved robot (and their collision geometry) to
+ * t->b and sets t->root. */
+mcd_status urdf_add_robot(const urdf_ctx *c, const urdf_robot *r, urdf_target *t);
+/* Builds the model of a resolved robot: no prefix, root at the world origin,
+ * model named after the robot. */
 mcd_status urdf_build_model(const urdf_ctx *c, const urdf_robot *r, mcd_model **out);
 
 #endif

@@ -1,0 +1,66 @@
+/* mcdyn — running a scenario: the scenario's model and initial state,
+ * collision detection with Bullet (collision.h) feeding the simulator
+ * (sim.h) with per-pair friction and restitution, and the trajectory in the
+ * CSV contract:
+ *
+ *   t, then for every moving body (by URDF link name)
+ *     <body>.x,.y,.z        world centre of mass [m]
+ *     <body>.qw,.qx,.qy,.qz body orientation (unit quaternion, world)
+ *     <body>.vx,.vy,.vz     world velocity of the centre of mass [m/s]
+ *     <body>.wx,.wy,.wz     world angular velocity [rad/s]
+ *   ncontacts, iters, residual,
+ *   then for each contact slot k: c<k>.Fn, c<k>.Ff, c<k>.Fo — contact force
+ *   (impulse / dt) in the contact frame (normal, f, o) [N]; empty when the
+ *   step has fewer contacts.
+ *
+ * This layer sits above every other: it is the library behind `mcdyn sim`
+ * and the validation tests.
+ */
+#ifndef MCDYN_RUNNER_H
+#define MCDYN_RUNNER_H
+
+#include <stdio.h>
+
+#include "mcdyn/scenario.h"
+#include "mcdyn/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Values that override the scenario's (a NULL or negative field keeps it). */
+typedef struct mcd_runner_overrides {
+    const char *solver; /* solver name */
+    double dt;          /* time step [s] */
+    double duration;    /* [s] */
+    int contact_slots;  /* CSV contact slots (default 8) */
+} mcd_runner_overrides;
+
+mcd_runner_overrides mcd_runner_default_overrides(void);
+
+typedef struct mcd_runner mcd_runner;
+
+/* Builds the collision world and the simulator for sc (which must outlive
+ * the runner) and sets the initial state. */
+mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides *ov,
+                             mcd_runner **out, mcd_error *err);
+void mcd_runner_free(mcd_runner *r);
+
+/* One step; stats may be NULL. */
+mcd_status mcd_runner_step(mcd_runner *r, mcd_step_stats *stats);
+
+mcd_sim *mcd_runner_sim(mcd_runner *r);
+double mcd_runner_duration(const mcd_runner *r);
+long mcd_runner_steps(const mcd_runner *r); /* steps of the whole duration */
+
+/* The CSV header and one row for the current state and last step. */
+void mcd_runner_csv_header(const mcd_runner *r, FILE *out);
+void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out);
+
+/* Column index of a CSV column name (e.g. "link12.z"), -1 if none. */
+int mcd_runner_csv_column(const mcd_runner *r, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

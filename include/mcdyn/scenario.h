@@ -1,0 +1,171 @@
+/* mcdyn — scenario files: one simulation described in YAML.
+ *
+ * A scenario names robots (URDF files, each with a base pose, a fixed or
+ * floating base, an optional name prefix and an initial state by joint
+ * name), loop closures, static environment geometry, gravity, contact
+ * parameters, the solver and its parameters, the integrator, the time step,
+ * the duration and the output files. docs/scenarios.md is the reference of
+ * the format, with an annotated example.
+ *
+ * Loading a scenario builds the model (robots, environment geometry on the
+ * world, closures; gravity applied; fixed joints merged as by
+ * mcd_model_build), the initial state q0 / qd0 and the typed settings below.
+ * Relative URDF, mesh and package paths are resolved against the directory
+ * of the scenario file; output paths are kept as written (relative to the
+ * current directory of the program that runs the scenario). The integrator,
+ * the failure policy and the friction-direction mode are the simulator's
+ * enums (sim.h, contact.h), written euler | midpoint, stop |
+ * warn-and-continue and aligned | fixed in the file.
+ *
+ * The loader is strict: unknown keys, duplicate keys, values of the wrong
+ * type, NaN or Inf, out-of-range values and unknown names are errors. Every
+ * message names the place: "path:line:column: key 'robots[0].q.crank': what
+ * is wrong". Statuses: MCD_ERR_IO (a file cannot be read; the message holds
+ * its path), MCD_ERR_PARSE (malformed YAML, wrong type, unknown or missing
+ * key, unknown choice such as a solver name), MCD_ERR_NONFINITE (NaN, Inf,
+ * out-of-range numbers), MCD_ERR_ARG (a value outside its allowed range, a
+ * non-unit quaternion), MCD_ERR_MODEL (unknown link or joint, duplicate
+ * names, a model the builder rejects); URDF errors keep their status and
+ * message, prefixed with the scenario location. The loader never prints.
+ */
+#ifndef MCDYN_SCENARIO_H
+#define MCDYN_SCENARIO_H
+
+#include "mcdyn/model.h"
+#include "mcdyn/sim.h"
+#include "mcdyn/solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Correction of penetration (depth d > 0 at a contact, time step dt). */
+typedef enum mcd_penetration_method {
+    MCD_PENETRATION_NONE = 0, /* "none": no correction */
+    MCD_PENETRATION_VELOCITY, /* "velocity": the normal velocity target after the step is
+                                 min(gain d / dt, max_velocity) instead of 0 (Baumgarte-like,
+                                 a fraction gain of the depth removed per step) */
+    MCD_PENETRATION_METHOD_COUNT
+} mcd_penetration_method;
+
+/* A contact object named in a pair override: a link (any model frame) or an
+ * environment geom. Exactly one of the two indices is >= 0. */
+typedef struct mcd_scenario_object {
+    int frame; /* model frame index of the link, or -1 */
+    int env;   /* environment index (mcd_scenario.env_name), or -1 */
+} mcd_scenario_object;
+
+/* Contact parameters of one pair of objects (the geometry of a link is the
+ * geometry of the body carrying it). Values not written in the file are the
+ * global ones. */
+typedef struct mcd_contact_pair {
+    mcd_scenario_object a, b;
+    double mu;          /* friction coefficient, >= 0 */
+    double restitution; /* Newton coefficient e in [0, 1] */
+    int enabled;        /* 0: the two objects never touch (default 1) */
+} mcd_contact_pair;
+
+typedef struct mcd_contact_settings {
+    double mu;                          /* global friction coefficient, >= 0 (default 0.5) */
+    double restitution;                 /* global Newton coefficient e in [0, 1] (default 0) */
+    double activation_distance;         /* contacts are made when the gap is <= delta [m], >= 0
+                                           (default 0) */
+    int self_collision;                 /* 1: links of one robot may touch each other (default 0) */
+    int directions;                     /* n_f, friction directions of the polyhedral cone: even,
+                                           >= 4 (default 4) */
+    mcd_direction_mode direction_mode;  /* aligned (first direction along -v_t, Sec. 3.1) or
+                                           fixed (at direction_angle from f); default aligned */
+    double direction_angle;             /* fixed mode: angle of the first direction from the
+                                           contact frame's f axis [rad] (default 0) */
+    mcd_penetration_method penetration; /* default velocity */
+    double penetration_gain;            /* in [0, 1] (default 0.2) */
+    double penetration_max_velocity;    /* [m/s], >= 0 (default 1) */
+    mcd_contact_pair *pair;             /* per-pair overrides, in file order */
+    int npair;
+} mcd_contact_settings;
+
+typedef struct mcd_solver_settings {
+    mcd_solver_kind kind;      /* default MCD_SOLVER_MNCP_PLM ("mncp-plm") */
+    mcd_solver_opts opts;      /* mcd_solver_default_opts(kind), then the file's values */
+    mcd_on_failure on_failure; /* stop, or warn and continue; default stop */
+} mcd_solver_settings;
+
+typedef struct mcd_output_settings {
+    char *csv;           /* trajectory CSV file, NULL: none (default) */
+    char *plot;          /* plot image file, NULL: none (default) */
+    char **plot_columns; /* CSV column names to plot (nplot_columns; none: the program's
+                            choice) */
+    int nplot_columns;
+    int every; /* write every `every`-th step, >= 1 (default 1) */
+} mcd_output_settings;
+
+typedef struct mcd_scenario_settings {
+    mcd_contact_settings contact;
+    mcd_solver_settings solver;
+    mcd_integrator integrator; /* semi-implicit Euler (Eq. 25-26) or Moreau's midpoint
+                                  (Eq. 27-29); default euler */
+    double dt;                 /* time step [s], > 0 (default 1e-3) */
+    double duration;           /* simulated time [s], >= dt (default 1) */
+    double closure_tolerance;  /* loop-closure position projection tolerance [m], > 0
+                                  (default 1e-10) */
+    mcd_output_settings output;
+} mcd_scenario_settings;
+
+/* The defaults of every setting (no pairs, no output files). */
+mcd_scenario_settings mcd_scenario_default_settings(void);
+
+/* One robot of the scenario, in file order. */
+typedef struct mcd_scenario_robot {
+    char *urdf;                 /* the URDF path as resolved */
+    char *prefix;               /* name prefix of its links and joints ("" for none) */
+    int floating_base;          /* 1: attached by a free joint */
+    mcd_pose base_pose;         /* root link (fixed) or free-joint frame in the world */
+    int root_frame;             /* model frame of the root link */
+    int frame_begin, frame_end; /* its links are the model frames [frame_begin, frame_end) */
+    int body_begin, body_end;   /* its moving bodies are [body_begin, body_end) (empty when
+                                   every link is fixed to the world) */
+} mcd_scenario_robot;
+
+typedef struct mcd_scenario {
+    char *name;       /* the file's name, else the file name without directory and extension */
+    mcd_model *model; /* named and with gravity as in the file */
+    double *q0;       /* model->nq initial positions (neutral where not given) */
+    double *qd0;      /* model->nv initial velocities (zero where not given) */
+    mcd_scenario_robot *robot;
+    int nrobot;
+    /* Environment: static geometry on the world. Entry k is named env_name[k]
+     * and is model->geom[env_geom[k]] (the environment comes first in
+     * model->geom, so env_geom[k] == k). */
+    int nenv;
+    char **env_name;
+    int *env_geom;
+    mcd_scenario_settings settings;
+    /* Warnings of the URDF loader (missing visual meshes, ignored <mimic>,
+     * balanced inertias), each prefixed with the scenario location. */
+    char **warning;
+    int nwarning;
+} mcd_scenario;
+
+/* Loads the scenario file at path. On success *out receives a new scenario
+ * (free with mcd_scenario_free); on failure *out is NULL and err (may be
+ * NULL) holds the message. */
+mcd_status mcd_scenario_load(const char *path, mcd_scenario **out, mcd_error *err);
+
+/* Loads a scenario held in the NUL-terminated string yaml.
+ * name_for_messages (may be NULL: "<string>") stands for the file name in
+ * messages, and its file name without directory and extension is the
+ * default scenario name ("scenario" when NULL); relative URDF, mesh and
+ * package paths are resolved against base_dir (NULL: the current
+ * directory). */
+mcd_status mcd_scenario_load_string(const char *yaml, const char *name_for_messages,
+                                    const char *base_dir, mcd_scenario **out, mcd_error *err);
+
+void mcd_scenario_free(mcd_scenario *s);
+
+/* Index of an environment entry by name; -1 if absent. */
+int mcd_scenario_env_index(const mcd_scenario *s, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

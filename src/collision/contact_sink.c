@@ -1,0 +1,68 @@
+/* Collecting one detection's contact points (src/collision/collision_internal.h):
+ * the activation-distance test, the A/B convention of collision.h, the
+ * merging of duplicates. Points of one pair arrive together (one
+ * narrowphase call or one closed form; the shim visits the pairs in the
+ * order of their geom indices), so duplicates are looked for among the
+ * current pair's points only. */
+#include "collision_internal.h"
+
+void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mcd_contact *c,
+                           int capacity)
+{
+    s->w = w;
+    s->c = c;
+    s->capacity = capacity;
+    s->n = 0;
+    s->overflow = 0;
+    s->pair_start = 0;
+    s->cur_a = s->cur_b = -1;
+}
+
+void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                          const double point_b[3], double gap)
+{
+    const mcd_collision_world *w = s->w;
+    if (!(gap <= w->opt.activation_distance)) return;
+    const mcd_model *m = w->model;
+    double len = mcd_v3_norm(normal);
+    if (!(len > 0)) return;
+    mcd_contact c;
+    double n[3], pa[3];
+    mcd_v3_scale(n, normal, 1.0 / len);
+    mcd_v3_copy(pa, point_b);
+    mcd_v3_axpy(pa, gap, n);
+    if (m->geom[ga].body > m->geom[gb].body) {
+        c.geom_a = ga, c.geom_b = gb;
+        mcd_v3_copy(c.normal, n);
+        mcd_v3_copy(c.point_a, pa);
+        mcd_v3_copy(c.point_b, point_b);
+    } else { /* B must be the lower body (the world, if involved) */
+        c.geom_a = gb, c.geom_b = ga;
+        mcd_v3_scale(c.normal, n, -1.0);
+        mcd_v3_copy(c.point_a, point_b);
+        mcd_v3_copy(c.point_b, pa);
+    }
+    c.body_a = m->geom[c.geom_a].body;
+    c.body_b = m->geom[c.geom_b].body;
+    c.gap = gap;
+    mcd_v3_add(c.pos, c.point_a, c.point_b);
+    mcd_v3_scale(c.pos, c.pos, 0.5);
+
+    if (c.geom_a != s->cur_a || c.geom_b != s->cur_b) {
+        s->cur_a = c.geom_a, s->cur_b = c.geom_b;
+        s->pair_start = s->n;
+    }
+    double tol2 = w->opt.merge_distance * w->opt.merge_distance;
+    for (int k = s->pair_start; k < s->n; k++) {
+        double d[3];
+        mcd_v3_sub(d, c.pos, s->c[k].pos);
+        if (mcd_v3_dot(d, d) <= tol2) {
+            if (c.gap < s->c[k].gap) s->c[k] = c;
+            return;
+        }
+    }
+    if (s->n < s->capacity)
+        s->c[s->n++] = c;
+    else
+        s->overflow++;
+}

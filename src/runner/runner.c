@@ -1,0 +1,239 @@
+/* Running a scenario (include/mcdyn/runner.h): Bullet contacts with the
+ * scenario's per-pair parameters feed the simulator; rows in the CSV
+ * contract. */
+#include "mcdyn/runner.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcdyn/collision.h"
+#include "mcdyn/dynamics.h"
+
+#define RESTING_GAP 1e-9 /* [m] */
+
+struct mcd_runner {
+    const mcd_scenario *sc;
+    mcd_sim *sim;
+    mcd_collision_world *cw;
+    mcd_contact *buf;
+    int cap, slots;
+    double duration, dt;
+    long nsteps;
+};
+
+mcd_runner_overrides mcd_runner_default_overrides(void)
+{
+    mcd_runner_overrides o = {NULL, -1.0, -1.0, 8};
+    return o;
+}
+
+/* 1 if side (body, geom) of a contact is the scenario object o. */
+static int is_object(const mcd_scenario *sc, const mcd_scenario_object *o, int body, int geom)
+{
+    if (o->frame >= 0) return sc->model->frame[o->frame].body == body && body >= 0;
+    return o->env >= 0 && sc->env_geom[o->env] == geom;
+}
+
+/* mu, e and enabled of a contact: the last matching pair override, else the
+ * global values. */
+static void pair_parameters(const mcd_scenario *sc, const mcd_contact *c, double *mu, double *e,
+                            int *enabled)
+{
+    const mcd_contact_settings *cs = &sc->settings.contact;
+    *mu = cs->mu, *e = cs->restitution, *enabled = 1;
+    for (int i = 0; i < cs->npair; i++) {
+        const mcd_contact_pair *p = &cs->pair[i];
+        if ((is_object(sc, &p->a, c->body_a, c->geom_a) && is_object(sc, &p->b, c->body_b, c->geom_b)) ||
+            (is_object(sc, &p->b, c->body_a, c->geom_a) && is_object(sc, &p->a, c->body_b, c->geom_b)))
+            *mu = p->mu, *e = p->restitution, *enabled = p->enabled;
+    }
+}
+
+static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, const double *q,
+                          mcd_contact_point *out, int capacity, int *n, mcd_error *err)
+{
+    (void)q;
+    mcd_runner *r = user;
+    int nc = 0;
+    mcd_status s = mcd_collision_detect(r->cw, m, d, r->buf, r->cap, &nc, err);
+    *n = 0;
+    for (int i = 0; s == MCD_OK && i < nc; i++) {
+        const mcd_contact *c = &r->buf[i];
+        double mu, e;
+        int enabled;
+        pair_parameters(r->sc, c, &mu, &e, &enabled);
+        if (!enabled) continue;
+        if (*n >= capacity)
+            return mcd_fail(err, MCD_ERR_CAPACITY, "more than %d contacts", capacity);
+        mcd_contact_point *p = &out[(*n)++];
+        p->body_a = c->body_a, p->body_b = c->body_b;
+        mcd_v3_copy(p->pos, c->pos);
+        mcd_v3_copy(p->normal, c->normal);
+        p->gap = c->gap, p->mu = mu, p->restitution = e;
+    }
+    return s;
+}
+
+static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides *ov,
+                              mcd_sim_options *o, mcd_error *err)
+{
+    const mcd_scenario_settings *st = &sc->settings;
+    *o = mcd_sim_default_options();
+    o->dt = ov->dt > 0 ? ov->dt : st->dt;
+    o->integrator = st->integrator;
+    o->solver = st->solver.kind;
+    o->solver_opts = st->solver.opts;
+    if (ov->solver) {
+        mcd_status s = mcd_solver_from_name(ov->solver, &o->solver, err);
+        if (s != MCD_OK) return s;
+        /* the new solver's defaults, with the scenario's accuracy and budget */
+        o->solver_opts = mcd_solver_default_opts(o->solver);
+        o->solver_opts.tol = st->solver.opts.tol;
+        o->solver_opts.max_iter = st->solver.opts.max_iter;
+    }
+    o->on_failure = st->solver.on_failure;
+    o->closure_tolerance = st->closure_tolerance;
+    o->contact.nf = st->contact.directions;
+    o->contact.directions = st->contact.direction_mode;
+    o->contact.direction_angle = st->contact.direction_angle;
+    o->contact.penetration_gain =
+        st->contact.penetration == MCD_PENETRATION_NONE ? 0.0 : st->contact.penetration_gain;
+    o->contact.max_correction_velocity = st->contact.penetration_max_velocity;
+    return MCD_OK;
+}
+
+void mcd_runner_free(mcd_runner *r)
+{
+    if (!r) return;
+    mcd_sim_free(r->sim);
+    mcd_collision_world_free(r->cw);
+    free(r->buf);
+    free(r);
+}
+
+mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides *ov,
+                             mcd_runner **out, mcd_error *err)
+{
+    if (!sc || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_runner_create: NULL argument");
+    mcd_runner_overrides o = ov ? *ov : mcd_runner_default_overrides();
+    mcd_runner *r = calloc(1, sizeof *r);
+    if (!r) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    r->sc = sc;
+    r->slots = o.contact_slots >= 0 ? o.contact_slots : 8;
+    r->duration = o.duration > 0 ? o.duration : sc->settings.duration;
+    mcd_sim_options so;
+    mcd_collision_options co = mcd_collision_options_default();
+    /* contacts within RESTING_GAP of touching are kept even with delta = 0:
+     * a body resting at gap 0 otherwise loses its contact to rounding for a
+     * step, falls, and is caught by a double impulse the next */
+    co.activation_distance = fmax(sc->settings.contact.activation_distance, RESTING_GAP);
+    co.self_collision = sc->settings.contact.self_collision;
+    mcd_status s = sim_options(sc, &o, &so, err);
+    r->cap = so.max_contacts;
+    r->dt = so.dt;
+    r->nsteps = (long)llround(r->duration / so.dt);
+    if (s == MCD_OK && !(r->buf = calloc((size_t)r->cap, sizeof *r->buf)))
+        s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &r->cw, err);
+    if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &r->sim, err);
+    if (s == MCD_OK) {
+        mcd_sim_set_contact_provider(r->sim, provide, r);
+        s = mcd_sim_set_state(r->sim, sc->q0, sc->qd0, 0.0);
+        if (s != MCD_OK) mcd_fail(err, s, "initial state: %s", mcd_sim_error(r->sim));
+    }
+    if (s != MCD_OK) {
+        mcd_runner_free(r);
+        return s;
+    }
+    *out = r;
+    return MCD_OK;
+}
+
+mcd_status mcd_runner_step(mcd_runner *r, mcd_step_stats *stats)
+{
+    return r ? mcd_sim_step(r->sim, stats) : MCD_ERR_ARG;
+}
+
+mcd_sim *mcd_runner_sim(mcd_runner *r) { return r ? r->sim : NULL; }
+double mcd_runner_duration(const mcd_runner *r) { return r ? r->duration : 0.0; }
+long mcd_runner_steps(const mcd_runner *r) { return r ? r->nsteps : 0; }
+
+static const char *const body_columns[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
+                                              "vx", "vy", "vz", "wx", "wy", "wz"};
+static const char *const contact_columns[3] = {"Fn", "Ff", "Fo"};
+
+void mcd_runner_csv_header(const mcd_runner *r, FILE *out)
+{
+    const mcd_model *m = r->sc->model;
+    fputs("t", out);
+    for (int k = 0; k < m->nbody; k++)
+        for (int c = 0; c < 13; c++) fprintf(out, ",%s.%s", m->body_name[k], body_columns[c]);
+    fputs(",ncontacts,iters,residual", out);
+    for (int s = 0; s < r->slots; s++)
+        for (int c = 0; c < 3; c++) fprintf(out, ",c%d.%s", s, contact_columns[c]);
+    fputc('\n', out);
+}
+
+int mcd_runner_csv_column(const mcd_runner *r, const char *name)
+{
+    const mcd_model *m = r->sc->model;
+    if (!strcmp(name, "t")) return 0;
+    int col = 1;
+    for (int k = 0; k < m->nbody; k++)
+        for (int c = 0; c < 13; c++, col++) {
+            size_t len = strlen(m->body_name[k]);
+            if (!strncmp(name, m->body_name[k], len) && name[len] == '.' &&
+                !strcmp(name + len + 1, body_columns[c]))
+                return col;
+        }
+    static const char *const tail[3] = {"ncontacts", "iters", "residual"};
+    for (int i = 0; i < 3; i++, col++)
+        if (!strcmp(name, tail[i])) return col;
+    for (int s = 0; s < r->slots; s++)
+        for (int c = 0; c < 3; c++, col++) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "c%d.%s", s, contact_columns[c]);
+            if (!strcmp(name, buf)) return col;
+        }
+    return -1;
+}
+
+/* World centre of mass, orientation and velocities of body k (body
+ * velocities of the current state in d). */
+static void body_state(const mcd_model *m, const mcd_data *d, int k, double v[13])
+{
+    const mcd_body_data *b = &d->bd[k];
+    double c[3], t[3];
+    mcd_pose_apply(c, &b->X_world, m->body[k].mass.com);
+    mcd_v3_copy(v, c);
+    mcd_quat_from_m3(v + 3, b->X_world.R);
+    mcd_v3_cross(t, b->V, c); /* v_com = v_O + w x c */
+    mcd_v3_add(v + 7, b->V + 3, t);
+    mcd_v3_copy(v + 10, b->V);
+}
+
+void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
+{
+    const mcd_model *m = r->sc->model;
+    mcd_data *d = mcd_sim_data(r->sim);
+    mcd_body_velocities(m, d, mcd_sim_q(r->sim), mcd_sim_qd(r->sim));
+    fprintf(out, "%.9g", mcd_sim_time(r->sim));
+    for (int k = 0; k < m->nbody; k++) {
+        double v[13];
+        body_state(m, d, k, v);
+        for (int c = 0; c < 13; c++) fprintf(out, ",%.12g", v[c]);
+    }
+    const int nc = st ? st->ncontacts : 0;
+    fprintf(out, ",%d,%d,%.6g", nc, st ? st->iterations : 0, st ? st->residual : 0.0);
+    const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
+    for (int s = 0; s < r->slots; s++) {
+        if (s < nc) {
+            const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
+            fprintf(out, ",%.9g,%.9g,%.9g", F[2] / r->dt, F[0] / r->dt, F[1] / r->dt);
+        } else {
+            fputs(",,,", out);
+        }
+    }
+    fputc('\n', out);
+}

@@ -1,0 +1,134 @@
+/* The scenario runner: models/sphere_plane.yaml through Bullet-based
+ * contacts keeps its single contact at every step (a body resting at gap 0
+ * must not lose it to rounding) with friction inside the cone, and the CSV
+ * follows the contract (header, columns, one row per step). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcdyn/mcdyn.h"
+#include "mcdyn/runner.h"
+
+static mcd_scenario *load(const char *name)
+{
+    char path[1024];
+    const char *src = getenv("MCDYN_SOURCE");
+    snprintf(path, sizeof path, "%s/models/%s", src ? src : ".", name);
+    mcd_scenario *sc = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_scenario_load(path, &sc, &err) == MCD_OK, "%s", err.msg);
+    return sc;
+}
+
+START_TEST(resting_contact_never_drops)
+{
+    const mcd_solver_kind kind = (mcd_solver_kind)_i;
+    mcd_scenario *sc = load("sphere_plane.yaml");
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.solver = mcd_solver_name(kind);
+    mcd_runner *r = NULL;
+    ck_assert_int_eq(mcd_runner_create(sc, &ov, &r, NULL), MCD_OK);
+    mcd_sim *s = mcd_runner_sim(r);
+    for (long i = 0; i < mcd_runner_steps(r); i++) {
+        mcd_step_stats st;
+        ck_assert_int_eq(mcd_runner_step(r, &st), MCD_OK);
+        ck_assert_msg(st.ncontacts == 1, "%s: %d contacts at t = %.3f", ov.solver, st.ncontacts,
+                      mcd_sim_time(s));
+        const double *F = mcd_contact_impulse(mcd_sim_contact_ws(s), 0);
+        ck_assert_msg(hypot(F[0], F[1]) <= 0.2 * F[2] * (1 + 1e-9) + 1e-15,
+                      "%s: friction outside the cone at t = %.3f", ov.solver, mcd_sim_time(s));
+    }
+    mcd_runner_free(r);
+    mcd_scenario_free(sc);
+}
+END_TEST
+
+START_TEST(csv_follows_the_contract)
+{
+    mcd_scenario *sc = load("sphere_plane.yaml");
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.duration = 0.01;
+    ov.contact_slots = 2;
+    mcd_runner *r = NULL;
+    ck_assert_int_eq(mcd_runner_create(sc, &ov, &r, NULL), MCD_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mcd_runner_csv_header(r, f);
+    mcd_step_stats st;
+    memset(&st, 0, sizeof st);
+    mcd_runner_csv_row(r, &st, f);
+    for (long i = 0; i < mcd_runner_steps(r); i++) {
+        ck_assert_int_eq(mcd_runner_step(r, &st), MCD_OK);
+        mcd_runner_csv_row(r, &st, f);
+    }
+    fclose(f);
+    const char *expect = "t,ball.x,ball.y,ball.z,ball.qw,ball.qx,ball.qy,ball.qz,ball.vx,ball.vy,"
+                         "ball.vz,ball.wx,ball.wy,ball.wz,ncontacts,iters,residual,c0.Fn,c0.Ff,"
+                         "c0.Fo,c1.Fn,c1.Ff,c1.Fo\n";
+    ck_assert_int_eq(strncmp(buf, expect, strlen(expect)), 0);
+    int lines = 0, commas = 0;
+    for (const char *p = buf; *p; p++) lines += *p == '\n', commas += *p == ',';
+    ck_assert_int_eq(lines, 1 + 1 + 10);        /* header, initial state, 10 steps */
+    ck_assert_int_eq(commas, lines * 22);       /* 23 columns on every line */
+    ck_assert_int_eq(mcd_runner_csv_column(r, "ball.vx"), 8);
+    ck_assert_int_eq(mcd_runner_csv_column(r, "c1.Fo"), 22);
+    ck_assert_int_eq(mcd_runner_csv_column(r, "nope.z"), -1);
+    /* the last row: rolling would not have started, sliding at ~1.98 m/s,
+     * one contact carrying the weight: F_n = m g */
+    const char *last = buf + len - 2;
+    while (last > buf && last[-1] != '\n') last--;
+    double v[23];
+    int n = 0;
+    for (const char *p = last; n < 23 && *p; n++) {
+        v[n] = strtod(p, NULL);
+        p = strchr(p, ',');
+        if (!p) break;
+        p++;
+    }
+    ck_assert_double_eq_tol(v[0], 0.01, 1e-12);
+    ck_assert_double_eq_tol(v[14], 1.0, 1e-12);
+    ck_assert_double_eq_tol(v[17], 9.81, 1e-9);
+    ck_assert_double_eq_tol(v[18], -0.2 * 9.81, 1e-9);
+    free(buf);
+    mcd_runner_free(r);
+    mcd_scenario_free(sc);
+}
+END_TEST
+
+START_TEST(bad_overrides_reported)
+{
+    mcd_scenario *sc = load("sphere_plane.yaml");
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.solver = "mncp-typo";
+    mcd_runner *r = NULL;
+    mcd_error err = {0};
+    ck_assert_int_eq(mcd_runner_create(sc, &ov, &r, &err), MCD_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "mncp-typo"));
+    ck_assert_ptr_null(r);
+    mcd_scenario_free(sc);
+}
+END_TEST
+
+Suite *runner_suite(void)
+{
+    Suite *s = suite_create("sim-runner");
+    TCase *tc = tcase_create("runner");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, resting_contact_never_drops, 0, MCD_SOLVER_KIND_COUNT);
+    tcase_add_test(tc, csv_follows_the_contract);
+    tcase_add_test(tc, bad_overrides_reported);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(runner_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

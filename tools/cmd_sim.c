@@ -1,0 +1,267 @@
+/* `mcdyn sim`: runs a scenario file, writes the trajectory CSV and a PNG
+ * plot, shows progress on a terminal and prints a summary. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "cli.h"
+#include "mcdyn/runner.h"
+#include "plot.h"
+
+typedef struct sim_options {
+    const char *scenario, *solver, *out, *plot, *columns;
+    double dt, duration;
+    int contact_slots, quiet;
+} sim_options;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mcdyn sim SCENARIO.yaml [--solver NAME] [--dt S] [--duration S]\n"
+            "                 [--out traj.csv] [--plot traj.png] [--plot-columns A,B,...]\n"
+            "                 [--contact-slots K] [--quiet]\n\n"
+            "Simulates the scenario (docs/scenarios.md) with frictional contact and prints a\n"
+            "summary: steps, contacts, solver iterations, wall time, real-time factor.\n\n"
+            "options (each overrides the scenario file):\n"
+            "  --solver NAME        mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, mncp-rlm, mncp-plm\n"
+            "  --dt S               time step [s]\n"
+            "  --duration S         simulated time [s]\n"
+            "  --out FILE           trajectory CSV: t, per body <link>.x,.y,.z,.qw,.qx,.qy,.qz,\n"
+            "                       .vx,.vy,.vz,.wx,.wy,.wz (world, centre of mass), ncontacts,\n"
+            "                       iters, residual, then c<k>.Fn,c<k>.Ff,c<k>.Fo per contact\n"
+            "                       slot (force = impulse / dt, contact frame)\n"
+            "  --plot FILE          PNG plot of the plot columns against t (gnuplot)\n"
+            "  --plot-columns LIST  CSV column names to plot (default: the scenario's, else\n"
+            "                       the last body's height <link>.z)\n"
+            "  --contact-slots K    contact slots in the CSV (default 8)\n"
+            "  --quiet              no progress bar and no URDF warnings\n"
+            "  -h, --help           print this help\n\n"
+            "A progress bar is drawn on standard error when it is a terminal. Exit code 0 on\n"
+            "success, 1 when the scenario or a step fails, 2 for bad usage.\n");
+}
+
+static int parse(int argc, char **argv, sim_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->dt = o->duration = -1;
+    o->contact_slots = 8;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (args_is_help(a)) {
+            usage(stdout);
+            return 0;
+        }
+        int valued = 1, bad = 0;
+        if (!strcmp(a, "--solver")) o->solver = v;
+        else if (!strcmp(a, "--out")) o->out = v;
+        else if (!strcmp(a, "--plot")) o->plot = v;
+        else if (!strcmp(a, "--plot-columns")) o->columns = v;
+        else if (!strcmp(a, "--dt")) bad = !v || args_parse_double(v, &o->dt) || !(o->dt > 0);
+        else if (!strcmp(a, "--duration"))
+            bad = !v || args_parse_double(v, &o->duration) || !(o->duration > 0);
+        else if (!strcmp(a, "--contact-slots"))
+            bad = !v || args_parse_int(v, 0, &o->contact_slots);
+        else if (!strcmp(a, "--quiet")) o->quiet = 1, valued = 0;
+        else if (a[0] != '-' && !o->scenario) o->scenario = a, valued = 0;
+        else {
+            fprintf(stderr, "mcdyn sim: unknown argument '%s'\n\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (valued && (!v || bad)) {
+            fprintf(stderr, "mcdyn sim: option '%s' needs a valid value\n", a);
+            return 2;
+        }
+        i += valued;
+    }
+    if (!o->scenario) {
+        fprintf(stderr, "mcdyn sim: no scenario file given\n\n");
+        usage(stderr);
+        return 2;
+    }
+    return -1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress(double frac, double wall)
+{
+    int filled = (int)(frac * 40);
+    fprintf(stderr, "\r[%.*s%*s] %5.1f%%  %.1f s", filled,
+            "========================================", 40 - filled, "", 100 * frac, wall);
+    fflush(stderr);
+}
+
+typedef struct summary {
+    long steps, contact_steps, iters;
+    int max_contacts, max_iters;
+    double wall, worst_residual;
+    mcd_step_stats total;
+} summary;
+
+static void accumulate(summary *s, const mcd_step_stats *st)
+{
+    s->steps++;
+    s->contact_steps += st->ncontacts > 0;
+    s->iters += st->iterations;
+    if (st->ncontacts > s->max_contacts) s->max_contacts = st->ncontacts;
+    if (st->iterations > s->max_iters) s->max_iters = st->iterations;
+    if (st->residual > s->worst_residual) s->worst_residual = st->residual;
+    s->total.t_dynamics += st->t_dynamics, s->total.t_contacts += st->t_contacts;
+    s->total.t_setup += st->t_setup, s->total.t_solve += st->t_solve;
+}
+
+static void print_summary(const summary *s, mcd_runner *r, const char *solver)
+{
+    const double simulated = mcd_sim_time(mcd_runner_sim(r));
+    const mcd_data *d = mcd_sim_data(mcd_runner_sim(r));
+    printf("solver            %s\n", solver);
+    printf("steps             %ld (%.6g s simulated)\n", s->steps, simulated);
+    printf("steps in contact  %ld, at most %d contacts\n", s->contact_steps, s->max_contacts);
+    printf("solver iterations %ld (mean %.2f per step in contact, max %d), worst residual %.3g\n",
+           s->iters, s->contact_steps ? (double)s->iters / s->contact_steps : 0.0, s->max_iters,
+           s->worst_residual);
+    printf("solver failures   %ld\n", mcd_sim_solver_failures(mcd_runner_sim(r)));
+    if (d->warn_count) printf("warnings          %ld (last: %s)\n", d->warn_count, d->warn.msg);
+    printf("wall time         %.3f s (%.2f us per step), real-time factor %.2f\n", s->wall,
+           1e6 * s->wall / (s->steps ? s->steps : 1), s->wall > 0 ? simulated / s->wall : 0.0);
+    printf("time split        dynamics %.3f s, collision %.3f s, setup %.3f s, solve %.3f s\n",
+           s->total.t_dynamics, s->total.t_contacts, s->total.t_setup, s->total.t_solve);
+}
+
+/* Resolves the plot columns; returns their count or -1 (message printed). */
+static int plot_columns(mcd_runner *r, const mcd_scenario *sc, const sim_options *o, int *cols,
+                        char names[][64], int cap)
+{
+    int n = 0;
+    if (o->columns) {
+        const char *p = o->columns;
+        while (*p && n < cap) {
+            size_t len = strcspn(p, ",");
+            snprintf(names[n++], 64, "%.*s", (int)len, p);
+            p += len + (p[len] == ',');
+        }
+    } else if (sc->settings.output.nplot_columns > 0) {
+        for (int i = 0; i < sc->settings.output.nplot_columns && n < cap; i++)
+            snprintf(names[n++], 64, "%s", sc->settings.output.plot_columns[i]);
+    } else {
+        const mcd_model *m = sc->model;
+        snprintf(names[n++], 64, "%s.z", m->nbody ? m->body_name[m->nbody - 1] : "t");
+    }
+    for (int i = 0; i < n; i++)
+        if ((cols[i] = mcd_runner_csv_column(r, names[i])) < 0) {
+            fprintf(stderr, "mcdyn sim: no CSV column '%s' to plot\n", names[i]);
+            return -1;
+        }
+    for (int i = 0; i < n; i++) cols[i] += 1; /* gnuplot counts from 1 */
+    return n;
+}
+
+static void print_warning(const mcd_scenario *sc)
+{
+    for (int i = 0; i < sc->nwarning; i++) fprintf(stderr, "mcdyn sim: warning: %s\n", sc->warning[i]);
+}
+
+/* Steps through the duration, writing CSV rows; returns the status. */
+static mcd_status run(mcd_runner *r, const mcd_scenario *sc, FILE *csv, int show, summary *s)
+{
+    const long n = mcd_runner_steps(r);
+    const int every = sc->settings.output.every > 0 ? sc->settings.output.every : 1;
+    const double t0 = now();
+    mcd_step_stats st;
+    memset(&st, 0, sizeof st);
+    if (csv) {
+        mcd_runner_csv_header(r, csv);
+        mcd_runner_csv_row(r, &st, csv);
+    }
+    for (long k = 0; k < n; k++) {
+        mcd_status status = mcd_runner_step(r, &st);
+        if (status != MCD_OK) {
+            s->wall = now() - t0;
+            return status;
+        }
+        accumulate(s, &st);
+        if (csv && (k + 1) % every == 0) mcd_runner_csv_row(r, &st, csv);
+        if (show && (k % 200 == 0 || k + 1 == n)) progress((double)(k + 1) / n, now() - t0);
+    }
+    s->wall = now() - t0;
+    if (show) fputc('\n', stderr);
+    return MCD_OK;
+}
+
+int mcd_cmd_sim(int argc, char **argv)
+{
+    sim_options o;
+    int code = parse(argc, argv, &o);
+    if (code >= 0) return code;
+    mcd_scenario *sc = NULL;
+    mcd_error err = {0};
+    if (mcd_scenario_load(o.scenario, &sc, &err) != MCD_OK) {
+        fprintf(stderr, "mcdyn sim: %s\n", err.msg);
+        return 1;
+    }
+    if (!o.quiet) print_warning(sc);
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.solver = o.solver, ov.dt = o.dt, ov.duration = o.duration, ov.contact_slots = o.contact_slots;
+    mcd_runner *r = NULL;
+    FILE *csv = NULL;
+    char tmp_csv[64] = "";
+    const char *csv_path = o.out ? o.out : sc->settings.output.csv;
+    const char *png_path = o.plot ? o.plot : sc->settings.output.plot;
+    int cols[16];
+    char names[16][64];
+    int ncols = 0;
+    code = 1;
+    if (mcd_runner_create(sc, &ov, &r, &err) != MCD_OK) {
+        fprintf(stderr, "mcdyn sim: %s: %s\n", o.scenario, err.msg);
+        goto done;
+    }
+    if (png_path && (ncols = plot_columns(r, sc, &o, cols, names, 16)) < 0) goto done;
+    if (!csv_path && png_path) { /* the plot reads a CSV: a temporary one */
+        snprintf(tmp_csv, sizeof tmp_csv, "/tmp/mcdyn-sim-XXXXXX");
+        int fd = mkstemp(tmp_csv);
+        if (fd >= 0) close(fd);
+        csv_path = tmp_csv;
+    }
+    if (csv_path && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "mcdyn sim: cannot write '%s'\n", csv_path);
+        goto done;
+    }
+    summary s;
+    memset(&s, 0, sizeof s);
+    mcd_status st = run(r, sc, csv, !o.quiet && isatty(STDERR_FILENO), &s);
+    if (csv) fclose(csv), csv = NULL;
+    print_summary(&s, r, o.solver ? o.solver : mcd_solver_name(sc->settings.solver.kind));
+    if (st != MCD_OK) {
+        fprintf(stderr, "mcdyn sim: stopped at t = %.6f: %s\n", mcd_sim_time(mcd_runner_sim(r)),
+                mcd_sim_error(mcd_runner_sim(r)));
+        goto done;
+    }
+    if (csv_path && csv_path != tmp_csv) printf("trajectory        %s\n", csv_path);
+    if (png_path) {
+        const char *legend[16];
+        char msg[256];
+        for (int i = 0; i < ncols; i++) legend[i] = names[i];
+        if (plot_csv_png(csv_path, png_path, sc->name, cols, legend, ncols, msg, sizeof msg)) {
+            fprintf(stderr, "mcdyn sim: %s\n", msg);
+            goto done;
+        }
+        printf("plot              %s\n", png_path);
+    }
+    code = 0;
+done:
+    if (csv) fclose(csv);
+    if (tmp_csv[0]) remove(tmp_csv);
+    mcd_runner_free(r);
+    mcd_scenario_free(sc);
+    return code;
+}
