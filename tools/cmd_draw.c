@@ -47,10 +47,11 @@ static void usage(FILE *out)
                  "does not hold); collision geometry as outlines (meshes as a small frame).\n"
                  "The title is the scenario's (or the URDF robot's) name.\n\n"
                  "The state is the scenario's initial state (a URDF: the neutral configuration\n"
-                 "at rest), projected onto the loop closures; with --time it is then\n"
-                 "simulated without actuation by mcd_closure_step (semi-implicit Euler with\n"
-                 "closure projection) at the scenario's dt and closure_tolerance (a URDF:\n"
-                 "1 ms and 1e-10 m).\n\n"
+                 "at rest), projected onto the loop closures (drawn as given, with a\n"
+                 "warning, when it cannot be); with --time it is then simulated without\n"
+                 "actuation and without contact by mcd_closure_step (semi-implicit Euler with\n"
+                 "closure projection) at the scenario's dt and closure_tolerance (a URDF: 1 ms\n"
+                 "and 1e-10 m); `mcdyn sim` simulates with contact.\n\n"
                  "options:\n"
                  "  --out PICTURE.png   the picture to write (required)\n"
                  "  --view VIEW         projection: xz (default; seen from -y), yz (from +x),\n"
@@ -212,7 +213,35 @@ static int parse_vector(const char *option, const char *text, const char *what, 
     return 0;
 }
 
-static int set_state(drawing *dr, const draw_options *o)
+/* Projects the state onto the closures. A configuration that cannot be
+ * projected is drawn as given (the closure gaps show), but not simulated. */
+static int project(drawing *dr, int simulated)
+{
+    const mcd_model *m = dr->m;
+    double *given = malloc(sizeof(double) * (size_t)m->nq);
+    if (!given) return fail("out of memory");
+    memcpy(given, dr->q, sizeof(double) * (size_t)m->nq);
+    mcd_status st = mcd_closure_project_position(m, dr->d, dr->q, dr->tol, PROJECT_ITER, NULL);
+    if (st != MCD_OK) {
+        memcpy(dr->q, given, sizeof(double) * (size_t)m->nq);
+        free(given);
+        if (simulated)
+            return fail("the configuration cannot be projected onto the loop closures: %s",
+                        mcd_data_error(dr->d));
+        fprintf(stderr,
+                "mcdyn draw: warning: the configuration cannot be projected onto the loop "
+                "closures (%s); drawn as given\n",
+                mcd_data_error(dr->d));
+        return 0;
+    }
+    free(given);
+    if (mcd_closure_project_velocity(m, dr->d, dr->q, dr->qd) != MCD_OK)
+        return fail("the velocities cannot be projected onto the loop closures: %s",
+                    mcd_data_error(dr->d));
+    return 0;
+}
+
+static int set_state(drawing *dr, const draw_options *o, int simulated)
 {
     const mcd_model *m = dr->m;
     size_t nq = (size_t)(m->nq > 0 ? m->nq : 1), nv = (size_t)(m->nv > 0 ? m->nv : 1);
@@ -233,13 +262,7 @@ static int set_state(drawing *dr, const draw_options *o)
     if (mcd_model_check_q(m, dr->q, &err) != MCD_OK) return fail("--q: %s", err.msg);
     if (mcd_data_create(m, &dr->d, &err) != MCD_OK) return fail("%s", err.msg);
     if (m->nclosure == 0) return 0;
-    if (mcd_closure_project_position(m, dr->d, dr->q, dr->tol, PROJECT_ITER, NULL) != MCD_OK)
-        return fail("the configuration cannot be projected onto the loop closures: %s",
-                    mcd_data_error(dr->d));
-    if (mcd_closure_project_velocity(m, dr->d, dr->q, dr->qd) != MCD_OK)
-        return fail("the velocities cannot be projected onto the loop closures: %s",
-                    mcd_data_error(dr->d));
-    return 0;
+    return project(dr, simulated);
 }
 
 static int simulate(drawing *dr, double time)
@@ -290,7 +313,7 @@ int mcd_cmd_draw(int argc, char **argv)
     if (code >= 0) return code;
     if ((code = check_options(&o, &view, &time, &width, &height)) != 0) return code;
     drawing dr = {0};
-    code = load(&dr, o.path) || set_state(&dr, &o) || simulate(&dr, time) ||
+    code = load(&dr, o.path) || set_state(&dr, &o, o.time != NULL) || simulate(&dr, time) ||
            render(&dr, &o, &view, time, width, height);
     if (code == 0 && dr.d && dr.d->warn_count > 0)
         fprintf(stderr, "mcdyn draw: note: %s (%ld times)\n", dr.d->warn.msg, dr.d->warn_count);

@@ -235,7 +235,8 @@ static void draw_bodies(builder *b, const mcd_model *m, const mcd_data *d)
     draw_points *p = &b->s->line[DRAW_BODIES];
     for (int k = 0; k < m->nbody; k++) {
         const double *o = d->bd[k].X_world.p;
-        mark(b, m->body[k].parent < 0 ? DRAW_GROUND_JOINT : DRAW_JOINT, o);
+        int grounded = m->body[k].parent < 0 && m->body[k].jtype != MCD_JOINT_FREE;
+        mark(b, grounded ? DRAW_GROUND_JOINT : DRAW_JOINT, o);
         if (m->body[k].parent >= 0) segment(b, p, d->bd[m->body[k].parent].X_world.p, o);
         for (int g = 0; g < m->ngeom; g++) {
             double c[3];

@@ -5,7 +5,8 @@
  *  - bodies: a segment from each body's origin (its joint) to the origin of
  *    each child body, to the centre of each of its collision geoms, to each
  *    closure frame on it and to each link frame merged into it;
- *  - joints: a dot at each body origin (a square for joints to the world);
+ *  - joints: a dot at each body origin (a square for joints to the world,
+ *    free joints excepted);
  *  - closures: a cross at each of the two frames of every closure, and a
  *    dashed segment between them (a point when the closure holds);
  *  - collision geometry as outlines: spheres as circles, boxes by their 12

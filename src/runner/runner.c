@@ -28,11 +28,14 @@ mcd_runner_overrides mcd_runner_default_overrides(void)
     return o;
 }
 
-/* 1 if side (body, geom) of a contact is the scenario object o. */
+/* 1 if side (body, geom) of a contact is the scenario object o. A link
+ * merged into the world (a fixed base) owns the world's geometry that is not
+ * environment geometry (environment geoms come first in model->geom). */
 static int is_object(const mcd_scenario *sc, const mcd_scenario_object *o, int body, int geom)
 {
-    if (o->frame >= 0) return sc->model->frame[o->frame].body == body && body >= 0;
-    return o->env >= 0 && sc->env_geom[o->env] == geom;
+    if (o->frame < 0) return o->env >= 0 && sc->env_geom[o->env] == geom;
+    const int owner = sc->model->frame[o->frame].body;
+    return owner == body && (owner >= 0 || geom >= sc->nenv);
 }
 
 /* mu, e and enabled of a contact: the last matching pair override, else the

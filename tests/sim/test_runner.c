@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
@@ -98,6 +99,53 @@ START_TEST(csv_follows_the_contract)
 }
 END_TEST
 
+/* A pair override that names a link merged into the world (a fixed base)
+ * applies to that link's geometry: the overlapping base and first link do
+ * not touch once the pair is disabled. */
+START_TEST(pair_override_on_a_fixed_base)
+{
+    char dir[] = "/tmp/mcdyn-runner-XXXXXX", path[128];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/arm.urdf", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("<robot name='arm'>"
+          "<link name='base'><collision><geometry><box size='0.4 0.4 0.2'/></geometry>"
+          "</collision></link>"
+          "<link name='arm'><inertial><mass value='1'/><origin xyz='0.2 0 0'/>"
+          "<inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial>"
+          "<collision><origin xyz='0.2 0 0'/><geometry><box size='0.5 0.1 0.1'/></geometry>"
+          "</collision></link>"
+          "<joint name='j' type='revolute'><parent link='base'/><child link='arm'/>"
+          "<axis xyz='0 0 1'/><limit lower='-3' upper='3' effort='1' velocity='1'/></joint>"
+          "</robot>",
+          f);
+    fclose(f);
+    for (int disabled = 0; disabled < 2; disabled++) {
+        const char *yaml = disabled ? "robots: [{urdf: arm.urdf}]\n"
+                                      "contact: {pairs: [{a: base, b: arm, enabled: false}]}\n"
+                                      "duration: 0.002\n"
+                                    : "robots: [{urdf: arm.urdf}]\nduration: 0.002\n";
+        mcd_scenario *sc = NULL;
+        mcd_error err = {0};
+        ck_assert_msg(mcd_scenario_load_string(yaml, "pair.yaml", dir, &sc, &err) == MCD_OK, "%s",
+                      err.msg);
+        mcd_runner *r = NULL;
+        ck_assert_int_eq(mcd_runner_create(sc, NULL, &r, NULL), MCD_OK);
+        mcd_step_stats st;
+        mcd_runner_step(r, &st);
+        if (disabled)
+            ck_assert_int_eq(st.ncontacts, 0);
+        else
+            ck_assert_int_gt(st.ncontacts, 0);
+        mcd_runner_free(r);
+        mcd_scenario_free(sc);
+    }
+    remove(path);
+    rmdir(dir);
+}
+END_TEST
+
 START_TEST(bad_overrides_reported)
 {
     mcd_scenario *sc = load("sphere_plane.yaml");
@@ -119,6 +167,7 @@ Suite *runner_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, resting_contact_never_drops, 0, MCD_SOLVER_KIND_COUNT);
     tcase_add_test(tc, csv_follows_the_contract);
+    tcase_add_test(tc, pair_override_on_a_fixed_base);
     tcase_add_test(tc, bad_overrides_reported);
     suite_add_tcase(s, tc);
     return s;
