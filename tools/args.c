@@ -56,4 +56,7 @@ int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msgl
     return n;
 }
 
-int args_is_help(const char *arg) { return !strcmp(arg, "--help") || !strcmp(arg, "-h"); }
+int args_is_help(const char *arg)
+{
+    return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}

@@ -94,8 +94,10 @@ int mcd_bench_sim(int argc, char **argv)
             return 0;
         }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (v && !strcmp(argv[i], "--scenario")) o.scenario = v;
-        else if (v && !strcmp(argv[i], "--mjcf")) o.mjcf = v;
+        if (v && !strcmp(argv[i], "--scenario"))
+            o.scenario = v;
+        else if (v && !strcmp(argv[i], "--mjcf"))
+            o.mjcf = v;
         else if (!(v && !strcmp(argv[i], "--duration") && !args_parse_double(v, &o.duration) &&
                    o.duration > 0)) {
             fprintf(stderr, "mcdyn bench sim: bad argument '%s'\n\n", argv[i]);
@@ -112,8 +114,8 @@ int mcd_bench_sim(int argc, char **argv)
     }
     const double duration = o.duration > 0 ? o.duration : sc->settings.duration;
     printf("scenario %s, %.3g s at dt = %g s\n", o.scenario, duration, sc->settings.dt);
-    printf("%-13s %9s %10s %10s %10s %10s %10s %10s\n", "solver", "wall_s", "us/step",
-           "dynamics", "collision", "setup", "solve", "z(2s)");
+    printf("%-13s %9s %10s %10s %10s %10s %10s %10s\n", "solver", "wall_s", "us/step", "dynamics",
+           "collision", "setup", "solve", "z(2s)");
     double mj_us = -1, mj_wall = -1, mj_h2 = 0;
 #if defined(MCDYN_HAVE_MUJOCO)
     char msg[256];

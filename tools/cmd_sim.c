@@ -56,17 +56,24 @@ static int parse(int argc, char **argv, sim_options *o)
             return 0;
         }
         int valued = 1, bad = 0;
-        if (!strcmp(a, "--solver")) o->solver = v;
-        else if (!strcmp(a, "--out")) o->out = v;
-        else if (!strcmp(a, "--plot")) o->plot = v;
-        else if (!strcmp(a, "--plot-columns")) o->columns = v;
-        else if (!strcmp(a, "--dt")) bad = !v || args_parse_double(v, &o->dt) || !(o->dt > 0);
+        if (!strcmp(a, "--solver"))
+            o->solver = v;
+        else if (!strcmp(a, "--out"))
+            o->out = v;
+        else if (!strcmp(a, "--plot"))
+            o->plot = v;
+        else if (!strcmp(a, "--plot-columns"))
+            o->columns = v;
+        else if (!strcmp(a, "--dt"))
+            bad = !v || args_parse_double(v, &o->dt) || !(o->dt > 0);
         else if (!strcmp(a, "--duration"))
             bad = !v || args_parse_double(v, &o->duration) || !(o->duration > 0);
         else if (!strcmp(a, "--contact-slots"))
             bad = !v || args_parse_int(v, 0, &o->contact_slots);
-        else if (!strcmp(a, "--quiet")) o->quiet = 1, valued = 0;
-        else if (a[0] != '-' && !o->scenario) o->scenario = a, valued = 0;
+        else if (!strcmp(a, "--quiet"))
+            o->quiet = 1, valued = 0;
+        else if (a[0] != '-' && !o->scenario)
+            o->scenario = a, valued = 0;
         else {
             fprintf(stderr, "mcdyn sim: unknown argument '%s'\n\n", a);
             usage(stderr);
@@ -168,7 +175,8 @@ static int plot_columns(mcd_runner *r, const mcd_scenario *sc, const sim_options
 
 static void print_warning(const mcd_scenario *sc)
 {
-    for (int i = 0; i < sc->nwarning; i++) fprintf(stderr, "mcdyn sim: warning: %s\n", sc->warning[i]);
+    for (int i = 0; i < sc->nwarning; i++)
+        fprintf(stderr, "mcdyn sim: warning: %s\n", sc->warning[i]);
 }
 
 /* Steps through the duration, writing CSV rows; returns the status. */
@@ -211,7 +219,8 @@ int mcd_cmd_sim(int argc, char **argv)
     }
     if (!o.quiet) print_warning(sc);
     mcd_runner_overrides ov = mcd_runner_default_overrides();
-    ov.solver = o.solver, ov.dt = o.dt, ov.duration = o.duration, ov.contact_slots = o.contact_slots;
+    ov.solver = o.solver, ov.dt = o.dt, ov.duration = o.duration,
+    ov.contact_slots = o.contact_slots;
     mcd_runner *r = NULL;
     FILE *csv = NULL;
     char tmp_csv[64] = "";

@@ -9,6 +9,7 @@ packages=(
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
   gnuplot-nox                                     # PNG plots
+  clang-format                                    # format check (tests/format)
 )
 missing=()
 for p in "${packages[@]}"; do

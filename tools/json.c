@@ -82,10 +82,18 @@ void json_string(json_writer *w, const char *s)
     fputc('"', w->out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", w->out); break;
-        case '\\': fputs("\\\\", w->out); break;
-        case '\n': fputs("\\n", w->out); break;
-        case '\t': fputs("\\t", w->out); break;
+        case '"':
+            fputs("\\\"", w->out);
+            break;
+        case '\\':
+            fputs("\\\\", w->out);
+            break;
+        case '\n':
+            fputs("\\n", w->out);
+            break;
+        case '\t':
+            fputs("\\t", w->out);
+            break;
         default:
             if (*p < 0x20)
                 fprintf(w->out, "\\u%04x", *p);

@@ -16,9 +16,8 @@ static void quoted(FILE *g, const char *s)
     fputc('\'', g);
 }
 
-int plot_csv_png(const char *csv_path, const char *png_path, const char *title,
-                 const int *columns, const char *const *names, int ncolumns, char *msg,
-                 int msglen)
+int plot_csv_png(const char *csv_path, const char *png_path, const char *title, const int *columns,
+                 const char *const *names, int ncolumns, char *msg, int msglen)
 {
     FILE *g = popen("gnuplot 2>&1", "w");
     if (!g) {

@@ -73,10 +73,9 @@ void mcd_contact_ws_free(mcd_contact_ws *ws);
  * Lambda of the closure and contact nodes, W = X Lambda X^T, the free
  * velocities nu_free = G (qd + dt qdd_free) and the normal-row targets.
  * Leaves the factorization of M(q) in d. */
-mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
-                             const double *q, const double *qd, const double *tau, double dt,
-                             int ncontacts, const mcd_contact_point *contacts,
-                             const mcd_contact_options *opt);
+mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws, const double *q,
+                             const double *qd, const double *tau, double dt, int ncontacts,
+                             const mcd_contact_point *contacts, const mcd_contact_options *opt);
 
 /* The problem of the current step, pointing into the workspace. */
 mcd_status mcd_contact_mlcp(mcd_contact_ws *ws, mcd_mlcp *out);

@@ -22,15 +22,13 @@ extern "C" {
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q);
 
 /* Forward kinematics and body spatial velocities d->bd[i].V. */
-mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q,
-                               const double *qd);
+mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q, const double *qd);
 
 /* Newton-Euler inverse dynamics: tau = M qdd + C. f_ext (may be NULL) holds
  * one spatial force [n; F] per body acting on it, in world coordinates about
  * the world origin; it is subtracted (tau = M qdd + C - J^T f_ext). */
-mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q,
-                                const double *qd, const double *qdd, const double *f_ext,
-                                double *tau);
+mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
+                                const double *qdd, const double *f_ext, double *tau);
 
 /* Bias forces C(q, qd): Coriolis, centrifugal and gravity (nv). */
 mcd_status mcd_bias_forces(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
@@ -45,9 +43,8 @@ mcd_status mcd_mass_matrix(const mcd_model *m, mcd_data *d, const double *q, dou
 /* Articulated-body forward dynamics in O(N) (Jain's innovations
  * factorization): qdd = M^{-1} (tau - C). f_ext as in mcd_inverse_dynamics.
  * Leaves the factorization of M(q) in d, so mcd_minv_solve may follow. */
-mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q,
-                                const double *qd, const double *tau, const double *f_ext,
-                                double *qdd);
+mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
+                                const double *tau, const double *f_ext, double *qdd);
 
 /* Factorizes M(q) in O(N) by the articulated-body sweep (P, D, G of Jain's
  * innovations factorization) without forming M. */

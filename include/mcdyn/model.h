@@ -86,14 +86,14 @@ typedef struct mcd_geom {
 
 /* One body of the tree and the hinge that joins it to its parent. */
 typedef struct mcd_body {
-    int parent;               /* parent body index, -1 for the world */
-    mcd_joint_type jtype;     /* never MCD_JOINT_FIXED once built (merged away) */
-    int qadr, vadr;           /* first index of the hinge's coordinates in q and v */
-    int nq, nv;               /* hinge coordinate counts */
-    mcd_pose X_tree;          /* hinge (joint) frame in the parent body frame */
-    double axis[3];           /* unit hinge axis in the joint frame (= body frame) */
-    mcd_mass_props mass;      /* in the body frame */
-    mcd_sym6 inertia;         /* spatial inertia about the body origin (from mass) */
+    int parent;           /* parent body index, -1 for the world */
+    mcd_joint_type jtype; /* never MCD_JOINT_FIXED once built (merged away) */
+    int qadr, vadr;       /* first index of the hinge's coordinates in q and v */
+    int nq, nv;           /* hinge coordinate counts */
+    mcd_pose X_tree;      /* hinge (joint) frame in the parent body frame */
+    double axis[3];       /* unit hinge axis in the joint frame (= body frame) */
+    mcd_mass_props mass;  /* in the body frame */
+    mcd_sym6 inertia;     /* spatial inertia about the body origin (from mass) */
     mcd_joint_limits limits;
     int first_child, next_sibling; /* tree links, -1 when none */
 } mcd_body;
@@ -132,10 +132,10 @@ int mcd_closure_rows(mcd_closure_type t);
 
 typedef struct mcd_closure {
     mcd_closure_type type;
-    int body_a, body_b;    /* body_b = -1: the world */
-    mcd_pose pose_a;       /* frame A in body A */
-    mcd_pose pose_b;       /* frame B in body B (in the world if body_b = -1) */
-    double length;         /* distance closures: the kept distance [m] */
+    int body_a, body_b; /* body_b = -1: the world */
+    mcd_pose pose_a;    /* frame A in body A */
+    mcd_pose pose_b;    /* frame B in body B (in the world if body_b = -1) */
+    double length;      /* distance closures: the kept distance [m] */
 } mcd_closure;
 
 typedef struct mcd_model {
@@ -159,7 +159,7 @@ typedef struct mcd_model {
     double gravity[3]; /* world frame [m/s^2], default (0, 0, -9.81) */
     double total_mass;
     char *name;
-    int max_depth;     /* longest root-to-leaf path, in bodies */
+    int max_depth; /* longest root-to-leaf path, in bodies */
 } mcd_model;
 
 /* ---- builder ------------------------------------------------------------ */
@@ -173,8 +173,8 @@ typedef struct mcd_link_desc {
     const char *joint_name; /* unique joint name (optional: defaults to the link name) */
     int parent;
     mcd_joint_type jtype;
-    mcd_pose origin;  /* joint frame in the parent link frame */
-    double axis[3];   /* joint axis in the joint frame (normalised by the builder) */
+    mcd_pose origin; /* joint frame in the parent link frame */
+    double axis[3];  /* joint axis in the joint frame (normalised by the builder) */
     mcd_mass_props mass;
     mcd_joint_limits limits;
 } mcd_link_desc;

@@ -68,8 +68,8 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
  * = -1: nothing subtracted). W = X Lambda X^T (n x n, row-major) from the
  * Lambda of npts points with the given rows (MCD_OSC_LINEAR: only the
  * linear parts c_i[3..5] enter). */
-void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, int n,
-                            const int *pa, const int *pb, const double *coef, double *W);
+void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, int n, const int *pa,
+                            const int *pb, const double *coef, double *W);
 
 /* Reference: the same Lambda from the dense J M^{-1} J^T (mass matrix,
  * Cholesky and triangular solves through LAPACK). O(N^3); allocates its own

@@ -39,12 +39,18 @@ static inline void mcd_v3_set(double r[3], double x, double y, double z)
     r[1] = y;
     r[2] = z;
 }
-static inline void mcd_v3_copy(double r[3], const double a[3]) { memcpy(r, a, 3 * sizeof(double)); }
+static inline void mcd_v3_copy(double r[3], const double a[3])
+{
+    memcpy(r, a, 3 * sizeof(double));
+}
 static inline double mcd_v3_dot(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
-static inline double mcd_v3_norm(const double a[3]) { return sqrt(mcd_v3_dot(a, a)); }
+static inline double mcd_v3_norm(const double a[3])
+{
+    return sqrt(mcd_v3_dot(a, a));
+}
 static inline void mcd_v3_add(double r[3], const double a[3], const double b[3])
 {
     r[0] = a[0] + b[0];
@@ -298,10 +304,10 @@ static inline void mcd_pose_apply(double r[3], const mcd_pose *X, const double x
 static inline void mcd_motion_to_child(double Vc[6], const mcd_pose *X, const double Va[6])
 {
     double t[3];
-    mcd_m3t_mul_v(Vc, X->R, Va);      /* w_c = R^T w_a */
-    mcd_v3_cross(t, Va, X->p);        /* w_a x p        */
-    mcd_v3_add(t, t, Va + 3);         /* v_a + w_a x p  */
-    mcd_m3t_mul_v(Vc + 3, X->R, t);   /* R^T (...)      */
+    mcd_m3t_mul_v(Vc, X->R, Va);    /* w_c = R^T w_a */
+    mcd_v3_cross(t, Va, X->p);      /* w_a x p        */
+    mcd_v3_add(t, t, Va + 3);       /* v_a + w_a x p  */
+    mcd_m3t_mul_v(Vc + 3, X->R, t); /* R^T (...)      */
 }
 /* Force of the child (c) expressed in the parent (a): f_a = phi(a,c) f_c.
  * fa may not alias fc. */
@@ -318,17 +324,17 @@ static inline void mcd_force_to_parent(double fa[6], const mcd_pose *X, const do
 static inline void mcd_motion_to_parent(double Va[6], const mcd_pose *X, const double Vc[6])
 {
     double t[3];
-    mcd_m3_mul_v(Va, X->R, Vc);        /* w_a = R w_c        */
-    mcd_m3_mul_v(t, X->R, Vc + 3);     /* R v_c              */
-    mcd_v3_cross(Va + 3, X->p, Va);    /* p x w_a            */
-    mcd_v3_sub(Va + 3, t, Va + 3);     /* v_a = R v_c - p x w_a */
+    mcd_m3_mul_v(Va, X->R, Vc);     /* w_a = R w_c        */
+    mcd_m3_mul_v(t, X->R, Vc + 3);  /* R v_c              */
+    mcd_v3_cross(Va + 3, X->p, Va); /* p x w_a            */
+    mcd_v3_sub(Va + 3, t, Va + 3);  /* v_a = R v_c - p x w_a */
 }
 /* Force of the parent (a) expressed in the child (c): f_c = phi(a,c)^{-1} f_a. */
 static inline void mcd_force_to_child(double fc[6], const mcd_pose *X, const double fa[6])
 {
     double n[3];
-    mcd_v3_cross(n, X->p, fa + 3);      /* p x F_a            */
-    mcd_v3_sub(n, fa, n);               /* n_a - p x F_a      */
+    mcd_v3_cross(n, X->p, fa + 3); /* p x F_a            */
+    mcd_v3_sub(n, fa, n);          /* n_a - p x F_a      */
     mcd_m3t_mul_v(fc, X->R, n);
     mcd_m3t_mul_v(fc + 3, X->R, fa + 3);
 }
@@ -358,7 +364,10 @@ typedef struct mcd_sym6 {
     double A[9], B[9], C[9];
 } mcd_sym6;
 
-static inline void mcd_sym6_zero(mcd_sym6 *M) { memset(M, 0, sizeof *M); }
+static inline void mcd_sym6_zero(mcd_sym6 *M)
+{
+    memset(M, 0, sizeof *M);
+}
 
 /* Rigid-body spatial inertia about the frame origin, from mass m, centre of
  * mass c and rotational inertia Jc about the centre of mass (frame axes). */
@@ -442,7 +451,7 @@ static inline void mcd_sym6_to_parent(mcd_sym6 *Ma, const mcd_pose *X, const mcd
     mcd_m3_skew(P, X->p);
     mcd_m3_mul(T, P, C); /* p~ C' */
     for (int i = 0; i < 9; i++) Ma->B[i] = B[i] + T[i];
-    mcd_m3_mul(U, B, P);  /* B' p~ */
+    mcd_m3_mul(U, B, P);     /* B' p~ */
     mcd_m3_mul(Ma->A, T, P); /* p~ C' p~ */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {

@@ -17,9 +17,8 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
             const int *ldb, int *info);
 /* Triangular solve. */
-void dtrtrs_(const char *uplo, const char *trans, const char *diag, const int *n,
-             const int *nrhs, const double *a, const int *lda, double *b, const int *ldb,
-             int *info);
+void dtrtrs_(const char *uplo, const char *trans, const char *diag, const int *n, const int *nrhs,
+             const double *a, const int *lda, double *b, const int *ldb, int *info);
 /* QR factorization, application of Q. */
 void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
              const int *lwork, int *info);
@@ -28,19 +27,18 @@ void dormqr_(const char *side, const char *trans, const int *m, const int *n, co
              double *work, const int *lwork, int *info);
 /* Linear least squares by QR / LQ. */
 void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a,
-            const int *lda, double *b, const int *ldb, double *work, const int *lwork,
-            int *info);
+            const int *lda, double *b, const int *ldb, double *work, const int *lwork, int *info);
 /* Symmetric eigenvalues (for rank checks). */
-void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-            double *w, double *work, const int *lwork, int *info);
+void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
+            double *work, const int *lwork, int *info);
 /* Singular values. */
 void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a,
              const int *lda, double *s, double *u, const int *ldu, double *vt, const int *ldvt,
              double *work, const int *lwork, int *info);
 /* BLAS: C = alpha op(A) op(B) + beta C; y = alpha op(A) x + beta y. */
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc);
+            const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
+            const double *beta, double *c, const int *ldc);
 void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a,
             const int *lda, const double *x, const int *incx, const double *beta, double *y,
             const int *incy);

@@ -73,8 +73,8 @@ mcd_status mcd_contact_mlcp(mcd_contact_ws *w, mcd_mlcp *out)
     for (int k = 0; k < nc; k++) { /* E1, E2 (Eq. 33-34) and the sigma rows */
         const int base = nb + k * (w->nf + 1), s = nbeta + k;
         for (int l = 1; l <= w->nf; l++) {
-            M[(size_t)(base + l) * n + s] = 1.0;  /* sigma E + D^T nu */
-            M[(size_t)s * n + base + l] = -1.0;   /* mu F_n - E^T beta */
+            M[(size_t)(base + l) * n + s] = 1.0; /* sigma E + D^T nu */
+            M[(size_t)s * n + base + l] = -1.0;  /* mu F_n - E^T beta */
         }
         M[(size_t)s * n + base] = w->mu[k];
         w->mlcp.q[s] = 0.0;

@@ -26,8 +26,8 @@ static mcd_status check_contacts(const mcd_model *m, mcd_data *d, const mcd_cont
         const mcd_contact_point *p = &c[k];
         if (p->body_a < 0 || p->body_a >= m->nbody || p->body_b < -1 || p->body_b >= m->nbody ||
             p->body_a == p->body_b)
-            return mcd_fail(&d->err, MCD_ERR_ARG, "contact %d: invalid bodies %d, %d", k,
-                            p->body_a, p->body_b);
+            return mcd_fail(&d->err, MCD_ERR_ARG, "contact %d: invalid bodies %d, %d", k, p->body_a,
+                            p->body_b);
         if (!mcd_v3_isfinite(p->pos) || !mcd_v3_isfinite(p->normal) || !isfinite(p->gap))
             return mcd_fail(&d->err, MCD_ERR_NONFINITE, "contact %d: non-finite geometry", k);
         if (fabs(mcd_v3_norm(p->normal) - 1.0) > 1e-6)
@@ -120,9 +120,9 @@ static void directions(mcd_contact_ws *w, int k, const mcd_contact_options *o)
     for (int j = 0; j < o->nf; j++) w->theta[w->max_nf * k + j] = first + 2.0 * M_PI * j / o->nf;
 }
 
-mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
-                             const double *q, const double *qd, const double *tau, double dt,
-                             int nc, const mcd_contact_point *c, const mcd_contact_options *opt)
+mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
+                             const double *qd, const double *tau, double dt, int nc,
+                             const mcd_contact_point *c, const mcd_contact_options *opt)
 {
     if (!m || !d || !w) return MCD_ERR_ARG;
     mcd_contact_options o = opt ? *opt : mcd_contact_default_options();

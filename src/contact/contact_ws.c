@@ -43,7 +43,8 @@ mcd_status mcd_contact_ws_create(const mcd_model *m, mcd_data *d, int max_contac
     w->max_pts = 2 * m->nclosure + 2 * max_contacts;
     w->max_rows = w->nb + 3 * max_contacts;
     w->max_mlcp = w->nb + max_contacts * (max_nf + 2);
-    const size_t np = (size_t)(w->max_pts ? w->max_pts : 1), nr = (size_t)(w->max_rows ? w->max_rows : 1),
+    const size_t np = (size_t)(w->max_pts ? w->max_pts : 1),
+                 nr = (size_t)(w->max_rows ? w->max_rows : 1),
                  nz = (size_t)(w->max_mlcp ? w->max_mlcp : 1), ncs = nc ? nc : 1;
     w->pts = malloc(np * sizeof *w->pts);
     w->row_pa = malloc(nr * sizeof *w->row_pa);
@@ -84,11 +85,23 @@ mcd_status mcd_contact_ws_create(const mcd_model *m, mcd_data *d, int max_contac
     return MCD_OK;
 }
 
-int mcd_contact_count(const mcd_contact_ws *w) { return w ? w->nc : 0; }
-const double *mcd_contact_impulse(const mcd_contact_ws *w, int k) { return w->out_impulse + 3 * k; }
-const double *mcd_contact_frame(const mcd_contact_ws *w, int k) { return w->frame + 9 * k; }
+int mcd_contact_count(const mcd_contact_ws *w)
+{
+    return w ? w->nc : 0;
+}
+const double *mcd_contact_impulse(const mcd_contact_ws *w, int k)
+{
+    return w->out_impulse + 3 * k;
+}
+const double *mcd_contact_frame(const mcd_contact_ws *w, int k)
+{
+    return w->frame + 9 * k;
+}
 const double *mcd_contact_velocity(const mcd_contact_ws *w, int k)
 {
     return w->out_velocity + 3 * k;
 }
-const double *mcd_contact_closure_impulse(const mcd_contact_ws *w) { return w->impulse; }
+const double *mcd_contact_closure_impulse(const mcd_contact_ws *w)
+{
+    return w->impulse;
+}

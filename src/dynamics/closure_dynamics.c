@@ -77,8 +77,7 @@ mcd_status mcd_closed_chain_forward_dynamics(const mcd_model *m, mcd_data *d, co
         memset(w->aB + 6 * c, 0, 6 * sizeof *w->aB);
         if (C->body_b >= 0) {
             for (int k = 0; k < 6; k++) a_true[k] = d->bd[C->body_b].a[k] - a_world[k];
-            mcd_point_acceleration(d->bd[C->body_b].V, a_true, w->pts[w->pt_b[c]].x,
-                                   w->aB + 6 * c);
+            mcd_point_acceleration(d->bd[C->body_b].V, a_true, w->pts[w->pt_b[c]].x, w->aB + 6 * c);
         }
     }
     double *zeta = w->sol; /* scratch until the solve */

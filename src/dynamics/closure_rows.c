@@ -84,15 +84,14 @@ void mcd_point_motion(const double V[6], const double x[3], double out[6])
     mcd_v3_add(out + 3, V + 3, t);
 }
 
-void mcd_point_acceleration(const double V[6], const double a[6], const double x[3],
-                            double out[6])
+void mcd_point_acceleration(const double V[6], const double a[6], const double x[3], double out[6])
 {
     double xd[6], t[3];
-    mcd_point_motion(V, x, xd);   /* [w; x_dot] */
-    mcd_v3_copy(out, a);          /* w_dot */
-    mcd_v3_cross(t, a, x);        /* w_dot x x */
+    mcd_point_motion(V, x, xd); /* [w; x_dot] */
+    mcd_v3_copy(out, a);        /* w_dot */
+    mcd_v3_cross(t, a, x);      /* w_dot x x */
     mcd_v3_add(out + 3, a + 3, t);
-    mcd_v3_cross(t, V, xd + 3);   /* w x x_dot */
+    mcd_v3_cross(t, V, xd + 3); /* w x x_dot */
     mcd_v3_add(out + 3, out + 3, t);
 }
 
@@ -132,8 +131,8 @@ void mcd_closure_errors_now(const mcd_model *m, const mcd_data *d, double *phi)
         } else if (C->type == MCD_CLOSURE_HINGE) { /* e_k . (z_B x z_A) */
             double zA[3] = {XA.R[2], XA.R[5], XA.R[8]}, zB[3] = {XB.R[2], XB.R[5], XB.R[8]}, t[3];
             mcd_v3_cross(t, zB, zA);
-            for (int k = 0; k < 2; k++) phi[row++] = XA.R[k] * t[0] + XA.R[3 + k] * t[1] +
-                                                     XA.R[6 + k] * t[2];
+            for (int k = 0; k < 2; k++)
+                phi[row++] = XA.R[k] * t[0] + XA.R[3 + k] * t[1] + XA.R[6 + k] * t[2];
         }
     }
 }
@@ -168,8 +167,7 @@ mcd_status mcd_closure_jacobian(const mcd_model *m, mcd_data *d, const double *q
                 if (p < 0) continue;
                 for (int b = w->pts[p].body; b >= 0; b = m->body[b].parent)
                     if (j >= m->body[b].vadr && j < m->body[b].vadr + m->body[b].nv) {
-                        mcd_point_motion(d->S + 6 * j, w->pts[p].x,
-                                         (side ? w->vB : w->vA) + 6 * c);
+                        mcd_point_motion(d->S + 6 * j, w->pts[p].x, (side ? w->vB : w->vA) + 6 * c);
                         break;
                     }
             }

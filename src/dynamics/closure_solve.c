@@ -57,9 +57,8 @@ mcd_status mcd_closure_ws_create(mcd_data *d)
     w->lwork = info == 0 && query > 3 * r ? (int)query : 3 * (int)r + 1;
     w->work = malloc((size_t)w->lwork * sizeof *w->work);
     if (!w->pts || !w->pt_a || !w->pt_b || !w->coef || !w->row_closure || !w->row_pa ||
-        !w->row_pb || !w->Lambda || !w->A ||
-        !w->evec || !w->eval || !w->rhs || !w->sol || !w->F || !w->vA || !w->vB || !w->aA ||
-        !w->aB || !w->dq || !w->work) {
+        !w->row_pb || !w->Lambda || !w->A || !w->evec || !w->eval || !w->rhs || !w->sol || !w->F ||
+        !w->vA || !w->vB || !w->aA || !w->aB || !w->dq || !w->work) {
         mcd_closure_ws_free(d);
         return MCD_ERR_NOMEM;
     }

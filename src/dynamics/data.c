@@ -59,7 +59,10 @@ void mcd_data_free(mcd_data *d)
     free(d);
 }
 
-const char *mcd_data_error(const mcd_data *d) { return d ? d->err.msg : ""; }
+const char *mcd_data_error(const mcd_data *d)
+{
+    return d ? d->err.msg : "";
+}
 
 void mcd_osc_release(mcd_data *d)
 {

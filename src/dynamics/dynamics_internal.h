@@ -11,8 +11,7 @@
 /* Input checks: a NULL vector or a NaN/Inf entry is reported in d->err
  * naming the vector and the joint. */
 mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
-mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what,
-                               const double *v);
+mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what, const double *v);
 mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 
 /* Base to tip: X_world, the hinge maps d->S and the world inertias from q. */

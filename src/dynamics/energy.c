@@ -33,7 +33,8 @@ mcd_status mcd_center_of_mass(const mcd_model *m, mcd_data *d, const double *q, 
         mcd_v3_axpy(acc, m->body[k].mass.mass, c);
         mass += m->body[k].mass.mass;
     }
-    if (mass > 0) mcd_v3_scale(com, acc, 1.0 / mass);
+    if (mass > 0)
+        mcd_v3_scale(com, acc, 1.0 / mass);
     else
         com[0] = com[1] = com[2] = 0.0;
     return MCD_OK;

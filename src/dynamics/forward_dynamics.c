@@ -4,9 +4,8 @@
  * f_ext is referred to the world origin, like every spatial vector here. */
 #include "dynamics_internal.h"
 
-mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q,
-                                const double *qd, const double *tau, const double *f_ext,
-                                double *qdd)
+mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
+                                const double *tau, const double *f_ext, double *qdd)
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);

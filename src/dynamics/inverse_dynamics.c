@@ -46,9 +46,8 @@ static void newton_euler(const mcd_model *m, mcd_data *d, const double *qd, cons
     }
 }
 
-mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q,
-                                const double *qd, const double *qdd, const double *f_ext,
-                                double *tau)
+mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
+                                const double *qdd, const double *f_ext, double *tau)
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);

@@ -35,15 +35,13 @@ static void fill_jacobian(const mcd_model *m, const mcd_data *d, int body, const
     }
 }
 
-mcd_status mcd_node_pose(const mcd_model *m, mcd_data *d, const double *q, int node,
-                         mcd_pose *pose)
+mcd_status mcd_node_pose(const mcd_model *m, mcd_data *d, const double *q, int node, mcd_pose *pose)
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s != MCD_OK) return s;
     if (!pose) return mcd_fail(&d->err, MCD_ERR_ARG, "pose is NULL");
     if (node < 0 || node >= m->nnode)
-        return mcd_fail(&d->err, MCD_ERR_ARG, "node index %d out of range [0, %d)", node,
-                        m->nnode);
+        return mcd_fail(&d->err, MCD_ERR_ARG, "node index %d out of range [0, %d)", node, m->nnode);
     mcd_kinematics_pass(m, d, q);
     mcd_pose_mul(pose, &d->bd[m->node[node].body].X_world, &m->node[node].pose);
     return MCD_OK;
@@ -68,8 +66,7 @@ mcd_status mcd_point_jacobian(const mcd_model *m, mcd_data *d, const double *q, 
     if (body < 0 || body >= m->nbody || !point || !J)
         return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_point_jacobian: body %d out of range or NULL",
                         body);
-    if (!mcd_v3_isfinite(point))
-        return mcd_fail(&d->err, MCD_ERR_NONFINITE, "point is not finite");
+    if (!mcd_v3_isfinite(point)) return mcd_fail(&d->err, MCD_ERR_NONFINITE, "point is not finite");
     mcd_kinematics_pass(m, d, q);
     mcd_pose pose;
     memcpy(pose.R, d->bd[body].X_world.R, sizeof pose.R);

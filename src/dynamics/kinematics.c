@@ -153,8 +153,7 @@ mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double 
     return MCD_OK;
 }
 
-mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q,
-                               const double *qd)
+mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q, const double *qd)
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);

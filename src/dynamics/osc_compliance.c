@@ -273,8 +273,7 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
                         w->capacity);
     for (int i = 0; i < K; i++) {
         if (pts[i].body < 0 || pts[i].body >= m->nbody)
-            return mcd_fail(&d->err, MCD_ERR_ARG, "point %d: body %d out of range", i,
-                            pts[i].body);
+            return mcd_fail(&d->err, MCD_ERR_ARG, "point %d: body %d out of range", i, pts[i].body);
         if (!mcd_v3_isfinite(pts[i].x))
             return mcd_fail(&d->err, MCD_ERR_NONFINITE, "point %d: position is not finite", i);
     }
@@ -298,7 +297,8 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
             if (j != i) /* symmetric */
                 for (int a = 0; a < r; a++)
                     for (int b = 0; b < r; b++)
-                        Lambda[((size_t)r * j + b) * ld + (size_t)r * i + a] = blk[(size_t)a * ld + b];
+                        Lambda[((size_t)r * j + b) * ld + (size_t)r * i + a] =
+                            blk[(size_t)a * ld + b];
         }
     return MCD_OK;
 }
@@ -349,8 +349,7 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
                          mcd_osc_rows rows, const double *F, double *dqd)
 {
     if (!m || !d || K < 0 || (K > 0 && (!pts || !F)) || !dqd) return MCD_ERR_ARG;
-    if (!d->factor_valid)
-        return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_apply: no factorization");
+    if (!d->factor_valid) return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_apply: no factorization");
     for (int k = 0; k < m->nbody; k++) memset(d->bd[k].f, 0, sizeof d->bd[k].f);
     const int r = (int)rows;
     for (int i = 0; i < K; i++) { /* b(k) = -f_ext, f_ext = [n + x x F; F] about the origin */
@@ -389,8 +388,8 @@ static double block_form(int npts, int r, const double *Lambda, int p, int q, co
     return t;
 }
 
-void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, int n,
-                            const int *pa, const int *pb, const double *coef, double *W)
+void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, int n, const int *pa,
+                            const int *pb, const double *coef, double *W)
 {
     const int r = (int)rows;
     for (int i = 0; i < n; i++)

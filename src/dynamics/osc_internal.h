@@ -8,18 +8,18 @@ typedef struct mcd_osc_ws {
     int capacity;  /* points per call */
     int max_chain; /* key ancestors per point: min(2 capacity - 1, tree depth) */
     /* per body */
-    double *Omega;    /* 36 per body: Omega(k), row-major */
-    int *key_slot;    /* slot of a key body, -1 otherwise */
-    int *marked;      /* 1 if the body or a descendant carries a point */
-    int *nbranch;     /* children whose subtree carries a point */
+    double *Omega; /* 36 per body: Omega(k), row-major */
+    int *key_slot; /* slot of a key body, -1 otherwise */
+    int *marked;   /* 1 if the body or a descendant carries a point */
+    int *nbranch;  /* children whose subtree carries a point */
     /* per key slot (at most 2 capacity - 1) */
     int *slot_body;   /* body of the slot */
     int *slot_parent; /* nearest key ancestor's slot, -1 at a root */
     double *Psi_seg;  /* 36 per slot: tau-bar product up to the key ancestor */
     /* per point */
-    int *chain_len;     /* number of key ancestors (the point's own body first) */
-    int *chain_slot;    /* max_chain per point */
-    double *chain_Psi;  /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r */
+    int *chain_len;        /* number of key ancestors (the point's own body first) */
+    int *chain_slot;       /* max_chain per point */
+    double *chain_Psi;     /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r */
     mcd_osc_point *points; /* capacity: node positions for mcd_node_compliance */
 } mcd_osc_ws;
 

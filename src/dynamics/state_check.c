@@ -22,8 +22,7 @@ static int all_finite(const double *v, int n)
     return acc == 0.0;
 }
 
-mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what,
-                               const double *v)
+mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what, const double *v)
 {
     if (!v) return mcd_fail(&d->err, MCD_ERR_ARG, "%s is NULL", what);
     if (all_finite(v, m->nv)) return MCD_OK;

@@ -68,7 +68,10 @@ void mcd_builder_free(mcd_builder *b)
     free(b);
 }
 
-int mcd_builder_nlinks(const mcd_builder *b) { return b ? b->nlink : 0; }
+int mcd_builder_nlinks(const mcd_builder *b)
+{
+    return b ? b->nlink : 0;
+}
 
 int mcd_builder_find_link(const mcd_builder *b, const char *name)
 {
@@ -136,13 +139,11 @@ static mcd_status check_link_desc(const mcd_builder *b, const mcd_link_desc *d, 
     const mcd_joint_limits *l = &d->limits;
     if (!isfinite(l->damping) || !isfinite(l->friction) || !isfinite(l->effort) ||
         !isfinite(l->velocity) || (l->has_position_limits && !(l->lower <= l->upper)))
-        return mcd_fail(err, MCD_ERR_MODEL, "link '%s': invalid joint limits or damping",
-                        d->name);
+        return mcd_fail(err, MCD_ERR_MODEL, "link '%s': invalid joint limits or damping", d->name);
     return MCD_OK;
 }
 
-mcd_status mcd_builder_add_link(mcd_builder *b, const mcd_link_desc *d, int *index,
-                                mcd_error *err)
+mcd_status mcd_builder_add_link(mcd_builder *b, const mcd_link_desc *d, int *index, mcd_error *err)
 {
     if (!b || !d) return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_link: NULL argument");
     mcd_status s = check_link_desc(b, d, err);
@@ -239,8 +240,7 @@ mcd_status mcd_builder_add_closure(mcd_builder *b, const char *name, mcd_closure
     if (!pose_finite(pose_a) || !pose_finite(pose_b) || !isfinite(length))
         return mcd_fail(err, MCD_ERR_NONFINITE, "closure '%s': pose or length not finite", name);
     if (!is_rotation(pose_a->R) || !is_rotation(pose_b->R))
-        return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': frame rotation is not a rotation",
-                        name);
+        return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': frame rotation is not a rotation", name);
     if (type == MCD_CLOSURE_DISTANCE && !(length > 0.0))
         return mcd_fail(err, MCD_ERR_MODEL, "closure '%s': distance closure needs length > 0",
                         name);
@@ -281,4 +281,7 @@ mcd_status mcd_builder_set_name(mcd_builder *b, const char *name, mcd_error *err
     return MCD_OK;
 }
 
-char *mcd_builder_strdup(const char *s) { return dup_string(s); }
+char *mcd_builder_strdup(const char *s)
+{
+    return dup_string(s);
+}

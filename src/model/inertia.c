@@ -74,8 +74,8 @@ int mcd_mass_props_valid(const mcd_mass_props *mp, char *why, int n)
     mcd_sym3_eigenvalues(I, l);
     if (l[0] < -tol) {
         snprintf(why, n,
-                 "inertia is not positive semidefinite (principal moments %g, %g, %g kg m^2)",
-                 l[0], l[1], l[2]);
+                 "inertia is not positive semidefinite (principal moments %g, %g, %g kg m^2)", l[0],
+                 l[1], l[2]);
         return 0;
     }
     /* triangle inequality of the principal moments: l0 + l1 >= l2 */

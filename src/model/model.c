@@ -10,9 +10,9 @@ static const struct {
     const char *name;
     int nq, nv;
 } joint_info[MCD_JOINT_TYPE_COUNT] = {
-    [MCD_JOINT_FIXED] = {"fixed", 0, 0},         [MCD_JOINT_REVOLUTE] = {"revolute", 1, 1},
+    [MCD_JOINT_FIXED] = {"fixed", 0, 0},           [MCD_JOINT_REVOLUTE] = {"revolute", 1, 1},
     [MCD_JOINT_CONTINUOUS] = {"continuous", 1, 1}, [MCD_JOINT_PRISMATIC] = {"prismatic", 1, 1},
-    [MCD_JOINT_SPHERICAL] = {"spherical", 4, 3}, [MCD_JOINT_FREE] = {"free", 7, 6},
+    [MCD_JOINT_SPHERICAL] = {"spherical", 4, 3},   [MCD_JOINT_FREE] = {"free", 7, 6},
 };
 
 static const struct {
@@ -34,14 +34,23 @@ int mcd_closure_rows(mcd_closure_type t)
     return (int)t >= 0 && t < MCD_CLOSURE_TYPE_COUNT ? closure_info[t].rows : 0;
 }
 
-static int valid_type(mcd_joint_type t) { return (int)t >= 0 && t < MCD_JOINT_TYPE_COUNT; }
+static int valid_type(mcd_joint_type t)
+{
+    return (int)t >= 0 && t < MCD_JOINT_TYPE_COUNT;
+}
 
 const char *mcd_joint_type_name(mcd_joint_type t)
 {
     return valid_type(t) ? joint_info[t].name : "unknown";
 }
-int mcd_joint_nq(mcd_joint_type t) { return valid_type(t) ? joint_info[t].nq : 0; }
-int mcd_joint_nv(mcd_joint_type t) { return valid_type(t) ? joint_info[t].nv : 0; }
+int mcd_joint_nq(mcd_joint_type t)
+{
+    return valid_type(t) ? joint_info[t].nq : 0;
+}
+int mcd_joint_nv(mcd_joint_type t)
+{
+    return valid_type(t) ? joint_info[t].nv : 0;
+}
 
 static void free_names(char **names, int n)
 {

@@ -47,8 +47,10 @@ static void pair_parameters(const mcd_scenario *sc, const mcd_contact *c, double
     *mu = cs->mu, *e = cs->restitution, *enabled = 1;
     for (int i = 0; i < cs->npair; i++) {
         const mcd_contact_pair *p = &cs->pair[i];
-        if ((is_object(sc, &p->a, c->body_a, c->geom_a) && is_object(sc, &p->b, c->body_b, c->geom_b)) ||
-            (is_object(sc, &p->b, c->body_a, c->geom_a) && is_object(sc, &p->a, c->body_b, c->geom_b)))
+        if ((is_object(sc, &p->a, c->body_a, c->geom_a) &&
+             is_object(sc, &p->b, c->body_b, c->geom_b)) ||
+            (is_object(sc, &p->b, c->body_a, c->geom_a) &&
+             is_object(sc, &p->a, c->body_b, c->geom_b)))
             *mu = p->mu, *e = p->restitution, *enabled = p->enabled;
     }
 }
@@ -158,12 +160,21 @@ mcd_status mcd_runner_step(mcd_runner *r, mcd_step_stats *stats)
     return r ? mcd_sim_step(r->sim, stats) : MCD_ERR_ARG;
 }
 
-mcd_sim *mcd_runner_sim(mcd_runner *r) { return r ? r->sim : NULL; }
-double mcd_runner_duration(const mcd_runner *r) { return r ? r->duration : 0.0; }
-long mcd_runner_steps(const mcd_runner *r) { return r ? r->nsteps : 0; }
+mcd_sim *mcd_runner_sim(mcd_runner *r)
+{
+    return r ? r->sim : NULL;
+}
+double mcd_runner_duration(const mcd_runner *r)
+{
+    return r ? r->duration : 0.0;
+}
+long mcd_runner_steps(const mcd_runner *r)
+{
+    return r ? r->nsteps : 0;
+}
 
 static const char *const body_columns[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
-                                              "vx", "vy", "vz", "wx", "wy", "wz"};
+                                             "vx", "vy", "vz", "wx", "wy", "wz"};
 static const char *const contact_columns[3] = {"Fn", "Ff", "Fo"};
 
 void mcd_runner_csv_header(const mcd_runner *r, FILE *out)

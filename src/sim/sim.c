@@ -120,8 +120,7 @@ mcd_status mcd_sim_set_state(mcd_sim *s, const double *q, const double *qd, doub
     if (!s || !q || !qd || !isfinite(t)) return MCD_ERR_ARG;
     mcd_status st = mcd_model_check_q(s->m, q, &s->err);
     for (int i = 0; st == MCD_OK && i < s->m->nv; i++)
-        if (!isfinite(qd[i]))
-            st = mcd_fail(&s->err, MCD_ERR_NONFINITE, "qd[%d] is not finite", i);
+        if (!isfinite(qd[i])) st = mcd_fail(&s->err, MCD_ERR_NONFINITE, "qd[%d] is not finite", i);
     if (st != MCD_OK) return st;
     memcpy(s->q, q, (size_t)s->m->nq * sizeof *q);
     memcpy(s->qd, qd, (size_t)s->m->nv * sizeof *qd);
@@ -129,15 +128,42 @@ mcd_status mcd_sim_set_state(mcd_sim *s, const double *q, const double *qd, doub
     return MCD_OK;
 }
 
-const double *mcd_sim_q(const mcd_sim *s) { return s->q; }
-const double *mcd_sim_qd(const mcd_sim *s) { return s->qd; }
-double mcd_sim_time(const mcd_sim *s) { return s->t; }
-mcd_data *mcd_sim_data(mcd_sim *s) { return s->d; }
-int mcd_sim_ncontacts(const mcd_sim *s) { return s->ncontacts; }
-const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k) { return &s->contacts[k]; }
-const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s) { return s->cws; }
-const char *mcd_sim_error(const mcd_sim *s) { return s ? s->err.msg : ""; }
-long mcd_sim_solver_failures(const mcd_sim *s) { return s->solver_failures; }
+const double *mcd_sim_q(const mcd_sim *s)
+{
+    return s->q;
+}
+const double *mcd_sim_qd(const mcd_sim *s)
+{
+    return s->qd;
+}
+double mcd_sim_time(const mcd_sim *s)
+{
+    return s->t;
+}
+mcd_data *mcd_sim_data(mcd_sim *s)
+{
+    return s->d;
+}
+int mcd_sim_ncontacts(const mcd_sim *s)
+{
+    return s->ncontacts;
+}
+const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k)
+{
+    return &s->contacts[k];
+}
+const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s)
+{
+    return s->cws;
+}
+const char *mcd_sim_error(const mcd_sim *s)
+{
+    return s ? s->err.msg : "";
+}
+long mcd_sim_solver_failures(const mcd_sim *s)
+{
+    return s->solver_failures;
+}
 
 static double now(void)
 {
@@ -194,8 +220,8 @@ static mcd_status solve(mcd_sim *s, mcd_step_stats *st)
         return MCD_OK;
     }
     if (r != MCD_OK)
-        return mcd_fail(&s->err, r, "t = %.6f: solver %s: %s", s->t,
-                        mcd_solver_name(s->opt.solver), e.msg[0] ? e.msg : mcd_status_str(r));
+        return mcd_fail(&s->err, r, "t = %.6f: solver %s: %s", s->t, mcd_solver_name(s->opt.solver),
+                        e.msg[0] ? e.msg : mcd_status_str(r));
     return MCD_OK;
 }
 

@@ -73,10 +73,9 @@ END_TEST
 START_TEST(test_query_help_names_every_option)
 {
     static const char *const args[] = {"query", "--help", NULL};
-    static const char *const options[] = {"--floating-base", "--q ",    "--qd",
-                                          "--tau",           "--node",  "--balance-inertia",
-                                          "--quiet",         "--help",  "lambda",
-                                          NULL};
+    static const char *const options[] = {
+        "--floating-base",   "--q ",    "--qd",   "--tau",  "--node",
+        "--balance-inertia", "--quiet", "--help", "lambda", NULL};
     command_result r = mcdyn(args);
     ck_assert_int_eq(r.exit_code, 0);
     assert_mentions(r.out, options, "mcdyn query --help");
@@ -167,9 +166,10 @@ static void assert_lambda(const char *json, int nv)
             double A[9];
             memcpy(A, M, sizeof A);
             for (int i = 0; i < 3; i++) A[3 * i + c] = J[r * nv + i];
-            X[r * 3 + c] = (A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
-                            A[2] * (A[3] * A[7] - A[4] * A[6])) /
-                           det;
+            X[r * 3 + c] =
+                (A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+                 A[2] * (A[3] * A[7] - A[4] * A[6])) /
+                det;
         }
     }
     double scale = 1.0;

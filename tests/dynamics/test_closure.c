@@ -52,9 +52,8 @@ static mcd_model *four_bar(mcd_closure_type type)
     mcd_pose_identity(&pb);
     pa.p[0] = FB_b;
     pb.p[0] = FB_c;
-    ck_assert_int_eq(mcd_builder_add_closure(b, "pin", type, coupler, &pa, rocker, &pb, 0, NULL,
-                                             NULL),
-                     MCD_OK);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "pin", type, coupler, &pa, rocker, &pb, 0, NULL, NULL), MCD_OK);
     mcd_model *m = NULL;
     mcd_error err = {0};
     ck_assert_msg(mcd_model_build(b, &m, &err) == MCD_OK, "%s", err.msg);
@@ -86,7 +85,8 @@ static void fb_reduced(double th, double *mass, double *dV)
     double u1[2] = {-sin(th), -cos(th)}, u2[2] = {-sin(p2), -cos(p2)}, u3[2] = {-sin(p3), -cos(p3)};
     double A[2][2] = {{FB_b * u2[0], -FB_c * u3[0]}, {FB_b * u2[1], -FB_c * u3[1]}};
     double r[2] = {-FB_a * u1[0], -FB_a * u1[1]}, det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
-    double k2 = (r[0] * A[1][1] - A[0][1] * r[1]) / det, k3 = (A[0][0] * r[1] - r[0] * A[1][0]) / det;
+    double k2 = (r[0] * A[1][1] - A[0][1] * r[1]) / det,
+           k3 = (A[0][0] * r[1] - r[0] * A[1][0]) / det;
     double dc[3][2] = {{FB_a / 2 * u1[0], FB_a / 2 * u1[1]},
                        {FB_a * u1[0] + FB_b / 2 * k2 * u2[0], FB_a * u1[1] + FB_b / 2 * k2 * u2[1]},
                        {FB_c / 2 * k3 * u3[0], FB_c / 2 * k3 * u3[1]}};
@@ -297,8 +297,8 @@ START_TEST(closed_chain_acceleration_keeps_rates)
         mcd_data *d = NULL;
         ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
         int nr = m->nclosure_rows, nv = m->nv;
-        double *q = calloc(m->nq, 8), *v = calloc(nv, 8), *a = calloc(nv, 8),
-               *tau = calloc(nv, 8), *G = calloc((size_t)nr * nv, 8), *rate[2], *q1 = calloc(m->nq, 8),
+        double *q = calloc(m->nq, 8), *v = calloc(nv, 8), *a = calloc(nv, 8), *tau = calloc(nv, 8),
+               *G = calloc((size_t)nr * nv, 8), *rate[2], *q1 = calloc(m->nq, 8),
                *v1 = calloc(nv, 8);
         test_random_q(&r, m, q);
         test_random_vec(&r, v, nv, 1.0);
@@ -349,8 +349,8 @@ START_TEST(redundancy_detected_only_when_present)
         mcd_pose_identity(&anchor);
         tip.p[2] = -1.0;
         anchor.p[0] = 1.2, anchor.p[2] = -1.0;
-        ck_assert_int_eq(mcd_builder_add_closure(b, "hold", MCD_CLOSURE_BALL, l1, &tip, -1,
-                                                 &anchor, 0, NULL, NULL),
+        ck_assert_int_eq(mcd_builder_add_closure(b, "hold", MCD_CLOSURE_BALL, l1, &tip, -1, &anchor,
+                                                 0, NULL, NULL),
                          MCD_OK);
         if (dup)
             ck_assert_int_eq(mcd_builder_add_closure(b, "again", MCD_CLOSURE_BALL, l1, &tip, -1,
@@ -362,8 +362,8 @@ START_TEST(redundancy_detected_only_when_present)
         mcd_data *d = NULL;
         ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
         double q[8] = {1, 0, 0, 0, 1, 0, 0, 0}, qd[6] = {0}, tau[6] = {0}, qdd[6];
-        mcd_quat_exp(q, (double[3]){0, 0.6, 0});      /* upper tilted towards +x */
-        mcd_quat_exp(q + 4, (double[3]){0, 0.5, 0});  /* lower further */
+        mcd_quat_exp(q, (double[3]){0, 0.6, 0});     /* upper tilted towards +x */
+        mcd_quat_exp(q + 4, (double[3]){0, 0.5, 0}); /* lower further */
         ck_assert_int_eq(mcd_closure_project_position(m, d, q, 1e-12, 20, NULL), MCD_OK);
         ck_assert_int_eq(mcd_closed_chain_forward_dynamics(m, d, q, qd, tau, 0, 0, qdd, NULL),
                          MCD_OK);
@@ -392,27 +392,26 @@ START_TEST(closure_bad_input)
     mcd_pose p;
     mcd_pose_identity(&p);
     mcd_error err = {0};
-    ck_assert_int_eq(mcd_builder_add_closure(b, "self", MCD_CLOSURE_BALL, l0, &p, l0, &p, 0, NULL,
-                                             &err),
-                     MCD_ERR_MODEL);
-    ck_assert_int_eq(mcd_builder_add_closure(b, "d", MCD_CLOSURE_DISTANCE, l0, &p, -1, &p, 0,
-                                             NULL, &err),
-                     MCD_ERR_MODEL);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "self", MCD_CLOSURE_BALL, l0, &p, l0, &p, 0, NULL, &err),
+        MCD_ERR_MODEL);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "d", MCD_CLOSURE_DISTANCE, l0, &p, -1, &p, 0, NULL, &err),
+        MCD_ERR_MODEL);
     ck_assert_ptr_nonnull(strstr(err.msg, "length"));
     p.p[1] = NAN;
-    ck_assert_int_eq(mcd_builder_add_closure(b, "n", MCD_CLOSURE_BALL, l0, &p, -1, &p, 0, NULL,
-                                             &err),
-                     MCD_ERR_NONFINITE);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "n", MCD_CLOSURE_BALL, l0, &p, -1, &p, 0, NULL, &err),
+        MCD_ERR_NONFINITE);
     p.p[1] = 0;
-    ck_assert_int_eq(mcd_builder_add_closure(b, "x", (mcd_closure_type)9, l0, &p, -1, &p, 0, NULL,
-                                             &err),
-                     MCD_ERR_ARG);
-    ck_assert_int_eq(mcd_builder_add_closure(b, "ok", MCD_CLOSURE_BALL, l0, &p, -1, &p, 0, NULL,
-                                             &err),
-                     MCD_OK);
-    ck_assert_int_eq(mcd_builder_add_closure(b, "ok", MCD_CLOSURE_BALL, l0, &p, -1, &p, 0, NULL,
-                                             &err),
-                     MCD_ERR_MODEL);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "x", (mcd_closure_type)9, l0, &p, -1, &p, 0, NULL, &err),
+        MCD_ERR_ARG);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "ok", MCD_CLOSURE_BALL, l0, &p, -1, &p, 0, NULL, &err), MCD_OK);
+    ck_assert_int_eq(
+        mcd_builder_add_closure(b, "ok", MCD_CLOSURE_BALL, l0, &p, -1, &p, 0, NULL, &err),
+        MCD_ERR_MODEL);
     mcd_model *m = NULL;
     ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
     mcd_builder_free(b);

@@ -9,7 +9,7 @@
 #include "common/random_model.h"
 
 #define REL_TOL 1e-10 /* dynamics identities */
-#define NTREES 24
+#define NTREES  24
 
 typedef struct fixture {
     mcd_model *m;
@@ -46,7 +46,10 @@ static void fixture_free(fixture *f)
     mcd_model_free(f->m);
 }
 
-static int tree_size(int i) { return 1 + (i * 7) % 23; }
+static int tree_size(int i)
+{
+    return 1 + (i * 7) % 23;
+}
 
 /* M from the composite-body algorithm equals the columns of Newton-Euler
  * with unit accelerations: M e_j = ID(q, 0, e_j) - ID(q, 0, 0). */
@@ -63,8 +66,7 @@ START_TEST(crba_equals_rnea_columns)
         for (int j = 0; j < nv; j++) {
             memset(f.x, 0, nv * sizeof(double));
             f.x[j] = 1.0;
-            ck_assert_int_eq(mcd_inverse_dynamics(f.m, f.d, f.q, zero, f.x, NULL, f.tau),
-                             MCD_OK);
+            ck_assert_int_eq(mcd_inverse_dynamics(f.m, f.d, f.q, zero, f.x, NULL, f.tau), MCD_OK);
             for (int i = 0; i < nv; i++) col[i] = f.tau[i] - f.C[i];
             for (int i = 0; i < nv; i++) f.y[i] = f.M[i * nv + j];
             double e = test_rel_err(f.y, col, nv);
@@ -227,8 +229,8 @@ START_TEST(energy_rate_equals_power)
         double d2 = (energy_after(&f, h / 2) - energy_after(&f, -h / 2)) / h;
         double lhs = (4 * d2 - d1) / 3, rhs = 0.0;
         for (int i = 0; i < nv; i++) rhs += f.qd[i] * f.tau[i];
-        ck_assert_msg(fabs(lhs - rhs) < 1e-7 * (1 + fabs(rhs)), "tree %d: dE/dt %.12g vs %.12g",
-                      t, lhs, rhs);
+        ck_assert_msg(fabs(lhs - rhs) < 1e-7 * (1 + fabs(rhs)), "tree %d: dE/dt %.12g vs %.12g", t,
+                      lhs, rhs);
         fixture_free(&f);
     }
 }

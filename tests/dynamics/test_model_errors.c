@@ -43,8 +43,7 @@ static void expect_error(mcd_link_desc d, mcd_status expected, const char *fragm
     mcd_status s = try_link(d, &err);
     ck_assert_msg(s == expected, "expected %s, got %s: %s", mcd_status_str(expected),
                   mcd_status_str(s), err.msg);
-    ck_assert_msg(strstr(err.msg, fragment) != NULL, "message '%s' lacks '%s'", err.msg,
-                  fragment);
+    ck_assert_msg(strstr(err.msg, fragment) != NULL, "message '%s' lacks '%s'", err.msg, fragment);
 }
 
 START_TEST(negative_mass_names_the_link)

@@ -38,8 +38,8 @@ static void compare_with_dense(test_rng *r, mcd_model *m, int K, mcd_osc_rows ro
     ck_assert_int_eq(mcd_osc_compliance(m, d, K, p, rows, L), MCD_OK);
     ck_assert_int_eq(mcd_osc_compliance_dense(m, d, q, K, p, rows, Ld), MCD_OK);
     double e = test_rel_err(L, Ld, n * n);
-    ck_assert_msg(e < REL_TOL, "tree %d (nbody %d, nv %d, K %d, rows %d): rel err %g", t,
-                  m->nbody, m->nv, K, (int)rows, e);
+    ck_assert_msg(e < REL_TOL, "tree %d (nbody %d, nv %d, K %d, rows %d): rel err %g", t, m->nbody,
+                  m->nv, K, (int)rows, e);
     free(q), free(p), free(L), free(Ld);
     mcd_data_free(d);
 }

@@ -57,8 +57,7 @@ START_TEST(five_solvers_agree_and_penetration_is_bounded)
         double pen = 0.0;
         for (long i = 0; i < n; i++) {
             mcd_step_stats st;
-            ck_assert_msg(mcd_runner_step(r, &st) == MCD_OK, "%s: %s", ov.solver,
-                          mcd_sim_error(s));
+            ck_assert_msg(mcd_runner_step(r, &st) == MCD_OK, "%s: %s", ov.solver, mcd_sim_error(s));
             for (int c = 0; c < mcd_sim_ncontacts(s); c++)
                 pen = fmax(pen, -mcd_sim_contact(s, c)->gap);
             if (i < 2000) heights[k][i] = tip_height(sc->model, mcd_sim_data(s), mcd_sim_q(s));

@@ -72,8 +72,8 @@ START_TEST(csv_follows_the_contract)
     ck_assert_int_eq(strncmp(buf, expect, strlen(expect)), 0);
     int lines = 0, commas = 0;
     for (const char *p = buf; *p; p++) lines += *p == '\n', commas += *p == ',';
-    ck_assert_int_eq(lines, 1 + 1 + 10);        /* header, initial state, 10 steps */
-    ck_assert_int_eq(commas, lines * 22);       /* 23 columns on every line */
+    ck_assert_int_eq(lines, 1 + 1 + 10);  /* header, initial state, 10 steps */
+    ck_assert_int_eq(commas, lines * 22); /* 23 columns on every line */
     ck_assert_int_eq(mcd_runner_csv_column(r, "ball.vx"), 8);
     ck_assert_int_eq(mcd_runner_csv_column(r, "c1.Fo"), 22);
     ck_assert_int_eq(mcd_runner_csv_column(r, "nope.z"), -1);

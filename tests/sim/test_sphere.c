@@ -33,9 +33,8 @@ static mcd_model *sphere_model(void)
 }
 
 /* Sphere of radius 1 on the plane z = 0, contact within 1 cm. */
-static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d,
-                               const double *q, mcd_contact_point *c, int capacity, int *n,
-                               mcd_error *err)
+static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
+                               mcd_contact_point *c, int capacity, int *n, mcd_error *err)
 {
     (void)user, (void)m, (void)d, (void)err;
     *n = 0;
@@ -49,11 +48,11 @@ static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d
 }
 
 typedef struct run_result {
-    double tsr, vx, wy;       /* end of sliding; final velocities */
-    double max_lateral;       /* max |v_y|, |w_x|, |w_z| over the run */
-    double max_Fo;            /* max |F_o| (force, contact frame) */
-    double max_cone_dev;      /* max | |F_t| - mu F_n | / (mu F_n) while sliding */
-    double max_vy, max_wx;    /* max |v_y|, |w_x| */
+    double tsr, vx, wy;    /* end of sliding; final velocities */
+    double max_lateral;    /* max |v_y|, |w_x|, |w_z| over the run */
+    double max_Fo;         /* max |F_o| (force, contact frame) */
+    double max_cone_dev;   /* max | |F_t| - mu F_n | / (mu F_n) while sliding */
+    double max_vy, max_wx; /* max |v_y|, |w_x| */
 } run_result;
 
 static run_result run(mcd_solver_kind kind, mcd_integrator integ, int fixed, double angle)
@@ -103,8 +102,8 @@ static run_result run(mcd_solver_kind kind, mcd_integrator integ, int fixed, dou
 START_TEST(case1_matches_analytic_solution)
 {
     const mcd_solver_kind kind = (mcd_solver_kind)(_i % MCD_SOLVER_KIND_COUNT);
-    const mcd_integrator integ = _i < MCD_SOLVER_KIND_COUNT ? MCD_INTEGRATOR_EULER
-                                                            : MCD_INTEGRATOR_MIDPOINT;
+    const mcd_integrator integ =
+        _i < MCD_SOLVER_KIND_COUNT ? MCD_INTEGRATOR_EULER : MCD_INTEGRATOR_MIDPOINT;
     run_result r = run(kind, integ, 0, 0.0);
     const char *name = mcd_solver_name(kind);
     ck_assert_msg(fabs(r.tsr - TSR) <= 2e-3, "%s: t_sr %.4f vs %.4f", name, r.tsr, TSR);
