@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,4 +60,30 @@ int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msgl
 int args_is_help(const char *arg)
 {
     return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+static void report(const char *command, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "mcdyn %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int args_fail(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(command, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int args_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(command, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "(`mcdyn %s --help` describes the options)\n", command);
+    return 2;
 }

@@ -14,4 +14,17 @@ int args_parse_int(const char *text, int min, int *out);
 /* 1 if arg is "--help" or "-h". */
 int args_is_help(const char *arg);
 
+#if defined(__GNUC__)
+#define ARGS_PRINTF_LIKE __attribute__((format(printf, 2, 3)))
+#else
+#define ARGS_PRINTF_LIKE
+#endif
+
+/* Prints "mcdyn COMMAND: message" on stderr and returns exit code 1. */
+int args_fail(const char *command, const char *fmt, ...) ARGS_PRINTF_LIKE;
+
+/* The same followed by a pointer to `mcdyn COMMAND --help`; returns exit
+ * code 2 (bad usage). */
+int args_usage_error(const char *command, const char *fmt, ...) ARGS_PRINTF_LIKE;
+
 #endif

@@ -2,7 +2,6 @@
  * scenario (or a URDF), optionally simulates it, and draws the model with
  * gnuplot (draw_scene.h, draw_plot.h). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,6 @@
 #include "mcdyn/scenario.h"
 #include "mcdyn/urdf.h"
 
-#define USAGE_ERROR    2
 #define URDF_DT        1e-3  /* time step when drawing a URDF [s] */
 #define URDF_TOLERANCE 1e-10 /* closure tolerance when drawing a URDF [m] */
 #define PROJECT_ITER   50
@@ -69,40 +67,6 @@ static void usage(FILE *out)
                  "state or a failed drawing, 2 for bad usage.\n");
 }
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE __attribute__((format(printf, 1, 2)))
-#else
-#define PRINTF_LIKE
-#endif
-
-static void report(const char *fmt, va_list ap)
-{
-    fprintf(stderr, "mcdyn draw: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-}
-
-static int usage_error(const char *fmt, ...) PRINTF_LIKE;
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "(`mcdyn draw --help` describes the options)\n");
-    return USAGE_ERROR;
-}
-
-static int fail(const char *fmt, ...) PRINTF_LIKE;
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
 static const char **option_slot(draw_options *o, const char *a)
 {
     if (!strcmp(a, "--out")) return &o->out;
@@ -126,18 +90,19 @@ static int parse_options(int argc, char **argv, draw_options *o)
             return 0;
         }
         if (slot) {
-            if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
+            if (i + 1 >= argc) return args_usage_error("draw", "option '%s' needs a value", a);
             *slot = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
-            return usage_error("unknown option '%s'", a);
+            return args_usage_error("draw", "unknown option '%s'", a);
         } else if (!o->path) {
             o->path = a;
         } else {
-            return usage_error("unexpected argument '%s' (one scenario or URDF file only)", a);
+            return args_usage_error("draw",
+                                    "unexpected argument '%s' (one scenario or URDF file only)", a);
         }
     }
-    if (!o->path) return usage_error("missing the scenario or URDF file");
-    if (!o->out) return usage_error("missing --out PICTURE.png");
+    if (!o->path) return args_usage_error("draw", "missing the scenario or URDF file");
+    if (!o->out) return args_usage_error("draw", "missing --out PICTURE.png");
     return -1;
 }
 
@@ -146,17 +111,18 @@ static int check_options(const draw_options *o, draw_view *view, double *time, i
                          int *height)
 {
     if (draw_view_from_name(o->view ? o->view : "xz", view) != 0)
-        return usage_error("--view: unknown view '%s' (one of %s)", o->view, draw_view_names());
+        return args_usage_error("draw", "--view: unknown view '%s' (one of %s)", o->view,
+                                draw_view_names());
     *time = 0.0;
     if (o->time && (args_parse_double(o->time, time) != 0 || *time < 0))
-        return usage_error("--time: '%s' is not a number >= 0", o->time);
+        return args_usage_error("draw", "--time: '%s' is not a number >= 0", o->time);
     *width = 800, *height = 600;
     if (o->size) {
         char tail;
         if (sscanf(o->size, "%dx%d%c", width, height, &tail) != 2 || *width < 100 ||
             *height < 100 || *width > 10000 || *height > 10000)
-            return usage_error("--size: '%s' is not WxH with sizes from 100 to 10000 pixels",
-                               o->size);
+            return args_usage_error(
+                "draw", "--size: '%s' is not WxH with sizes from 100 to 10000 pixels", o->size);
     }
     return 0;
 }
@@ -180,13 +146,14 @@ static int load(drawing *dr, const char *path)
         mcd_urdf_options opt = mcd_urdf_default_options();
         opt.warn = print_warning;
         if (mcd_urdf_load_file(path, &opt, &dr->urdf_model, &err) != MCD_OK)
-            return fail("%s", err.msg);
+            return args_fail("draw", "%s", err.msg);
         dr->m = dr->urdf_model;
         dr->name = dr->m->name ? dr->m->name : path;
         dr->dt = URDF_DT, dr->tol = URDF_TOLERANCE;
         return 0;
     }
-    if (mcd_scenario_load(path, &dr->scenario, &err) != MCD_OK) return fail("%s", err.msg);
+    if (mcd_scenario_load(path, &dr->scenario, &err) != MCD_OK)
+        return args_fail("draw", "%s", err.msg);
     for (int i = 0; i < dr->scenario->nwarning; i++) print_warning(NULL, dr->scenario->warning[i]);
     dr->m = dr->scenario->model;
     dr->name = dr->scenario->name;
@@ -207,9 +174,10 @@ static int parse_vector(const char *option, const char *text, const char *what, 
     if (!tmp) snprintf(msg, sizeof msg, "out of memory");
     for (int i = 0; i < n && count == n; i++) v[i] = tmp[i];
     free(tmp);
-    if (count < 0) return fail("%s: %s", option, msg);
+    if (count < 0) return args_fail("draw", "%s: %s", option, msg);
     if (count != n)
-        return fail("%s: expected %d numbers (%s = %d), got %d", option, n, what, n, count);
+        return args_fail("draw", "%s: expected %d numbers (%s = %d), got %d", option, n, what, n,
+                         count);
     return 0;
 }
 
@@ -219,15 +187,16 @@ static int project(drawing *dr, int simulated)
 {
     const mcd_model *m = dr->m;
     double *given = malloc(sizeof(double) * (size_t)m->nq);
-    if (!given) return fail("out of memory");
+    if (!given) return args_fail("draw", "out of memory");
     memcpy(given, dr->q, sizeof(double) * (size_t)m->nq);
     mcd_status st = mcd_closure_project_position(m, dr->d, dr->q, dr->tol, PROJECT_ITER, NULL);
     if (st != MCD_OK) {
         memcpy(dr->q, given, sizeof(double) * (size_t)m->nq);
         free(given);
         if (simulated)
-            return fail("the configuration cannot be projected onto the loop closures: %s",
-                        mcd_data_error(dr->d));
+            return args_fail("draw",
+                             "the configuration cannot be projected onto the loop closures: %s",
+                             mcd_data_error(dr->d));
         fprintf(stderr,
                 "mcdyn draw: warning: the configuration cannot be projected onto the loop "
                 "closures (%s); drawn as given\n",
@@ -236,8 +205,8 @@ static int project(drawing *dr, int simulated)
     }
     free(given);
     if (mcd_closure_project_velocity(m, dr->d, dr->q, dr->qd) != MCD_OK)
-        return fail("the velocities cannot be projected onto the loop closures: %s",
-                    mcd_data_error(dr->d));
+        return args_fail("draw", "the velocities cannot be projected onto the loop closures: %s",
+                         mcd_data_error(dr->d));
     return 0;
 }
 
@@ -248,7 +217,7 @@ static int set_state(drawing *dr, const draw_options *o, int simulated)
     dr->q = calloc(nq, sizeof *dr->q);
     dr->qd = calloc(nv, sizeof *dr->qd);
     dr->tau = calloc(nv, sizeof *dr->tau);
-    if (!dr->q || !dr->qd || !dr->tau) return fail("out of memory");
+    if (!dr->q || !dr->qd || !dr->tau) return args_fail("draw", "out of memory");
     if (dr->scenario) {
         memcpy(dr->q, dr->scenario->q0, (size_t)m->nq * sizeof *dr->q);
         memcpy(dr->qd, dr->scenario->qd0, (size_t)m->nv * sizeof *dr->qd);
@@ -259,8 +228,8 @@ static int set_state(drawing *dr, const draw_options *o, int simulated)
         parse_vector("--qd", o->qd, "nv", m->nv, dr->qd))
         return 1;
     mcd_error err;
-    if (mcd_model_check_q(m, dr->q, &err) != MCD_OK) return fail("--q: %s", err.msg);
-    if (mcd_data_create(m, &dr->d, &err) != MCD_OK) return fail("%s", err.msg);
+    if (mcd_model_check_q(m, dr->q, &err) != MCD_OK) return args_fail("draw", "--q: %s", err.msg);
+    if (mcd_data_create(m, &dr->d, &err) != MCD_OK) return args_fail("draw", "%s", err.msg);
     if (m->nclosure == 0) return 0;
     return project(dr, simulated);
 }
@@ -270,8 +239,8 @@ static int simulate(drawing *dr, double time)
     long steps = lround(time / dr->dt);
     for (long n = 0; n < steps; n++)
         if (mcd_closure_step(dr->m, dr->d, dr->q, dr->qd, dr->tau, dr->dt, dr->tol) != MCD_OK)
-            return fail("simulation step %ld (t = %g s) failed: %s", n + 1, n * dr->dt,
-                        mcd_data_error(dr->d));
+            return args_fail("draw", "simulation step %ld (t = %g s) failed: %s", n + 1, n * dr->dt,
+                             mcd_data_error(dr->d));
     return 0;
 }
 
@@ -281,7 +250,7 @@ static int render(drawing *dr, const draw_options *o, const draw_view *view, dou
     draw_scene scene;
     char msg[512], title[512];
     if (draw_scene_build(&scene, dr->m, dr->d, dr->q, view, msg, sizeof msg) != 0)
-        return fail("%s", msg);
+        return args_fail("draw", "%s", msg);
     if (o->time)
         snprintf(title, sizeof title, "%s (t = %g s)", dr->name, time);
     else
@@ -290,7 +259,7 @@ static int render(drawing *dr, const draw_options *o, const draw_view *view, dou
                             height};
     int rc = draw_plot_png(&scene, &po, msg, sizeof msg);
     draw_scene_free(&scene);
-    return rc != 0 ? fail("%s", msg) : 0;
+    return rc != 0 ? args_fail("draw", "%s", msg) : 0;
 }
 
 static void drawing_free(drawing *dr)

@@ -1,7 +1,6 @@
 /* `mcdyn query MODEL.urdf [options]`: loads a URDF and prints, as JSON, the
  * model's coordinates and names, M, C and forward dynamics at one state,
  * and the world pose and Jacobian of requested nodes (query.h). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +9,6 @@
 #include "cli.h"
 #include "mcdyn/urdf.h"
 #include "query.h"
-
-#define USAGE_ERROR 2
 
 typedef struct query_options {
     const char *path;
@@ -62,42 +59,6 @@ static void usage(FILE *out)
             "value, 2 for bad usage.\n");
 }
 
-#if defined(__GNUC__)
-#define PRINTF_LIKE __attribute__((format(printf, 1, 2)))
-#else
-#define PRINTF_LIKE
-#endif
-
-static void report(const char *fmt, va_list ap)
-{
-    fprintf(stderr, "mcdyn query: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-}
-
-/* Reports bad usage on stderr and returns exit code 2. */
-static int usage_error(const char *fmt, ...) PRINTF_LIKE;
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "(`mcdyn query --help` describes the options)\n");
-    return USAGE_ERROR;
-}
-
-/* Reports an error on stderr and returns exit code 1. */
-static int fail(const char *fmt, ...) PRINTF_LIKE;
-static int fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    report(fmt, ap);
-    va_end(ap);
-    return 1;
-}
-
 /* The slot of a valued option, or NULL if a is not one. --node values
  * are appended to node_args instead. */
 static const char **option_slot(query_options *o, const char *a)
@@ -126,18 +87,18 @@ static int parse_options(int argc, char **argv, query_options *o)
         } else if (!strcmp(a, "--balance-inertia")) {
             o->balance_inertia = 1;
         } else if (slot) {
-            if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
+            if (i + 1 >= argc) return args_usage_error("query", "option '%s' needs a value", a);
             *slot = argv[++i];
             o->nnode += !strcmp(a, "--node");
         } else if (a[0] == '-') {
-            return usage_error("unknown option '%s'", a);
+            return args_usage_error("query", "unknown option '%s'", a);
         } else if (!o->path) {
             o->path = a;
         } else {
-            return usage_error("unexpected argument '%s' (one model file only)", a);
+            return args_usage_error("query", "unexpected argument '%s' (one model file only)", a);
         }
     }
-    if (!o->path) return usage_error("missing the model file (MODEL.urdf)");
+    if (!o->path) return args_usage_error("query", "missing the model file (MODEL.urdf)");
     return -1;
 }
 
@@ -153,14 +114,15 @@ static int parse_node(query_node *n, const char *arg)
     const char *colon = strrchr(arg, ':');
     size_t link_len = colon ? (size_t)(colon - arg) : strlen(arg);
     n->name = arg;
-    if (link_len == 0) return fail("--node '%s': the link name is missing", arg);
+    if (link_len == 0) return args_fail("query", "--node '%s': the link name is missing", arg);
     n->link = malloc(link_len + 1);
-    if (!n->link) return fail("out of memory");
+    if (!n->link) return args_fail("query", "out of memory");
     memcpy(n->link, arg, link_len);
     n->link[link_len] = '\0';
     char msg[256];
     if (colon && args_parse_doubles(colon + 1, n->offset, 3, msg, sizeof msg) != 3)
-        return fail("--node '%s': the offset must be three finite numbers x,y,z", arg);
+        return args_fail("query", "--node '%s': the offset must be three finite numbers x,y,z",
+                         arg);
     return 0;
 }
 
@@ -168,7 +130,8 @@ static int parse_node(query_node *n, const char *arg)
 static int add_node(mcd_model *m, query_node *n)
 {
     int f = mcd_model_frame_index(m, n->link);
-    if (f < 0) return fail("--node '%s': the model has no link '%s'", n->name, n->link);
+    if (f < 0)
+        return args_fail("query", "--node '%s': the model has no link '%s'", n->name, n->link);
     const mcd_frame *frame = &m->frame[f];
     n->node = -1;
     if (frame->body < 0) return 0;
@@ -178,7 +141,7 @@ static int add_node(mcd_model *m, query_node *n)
     mcd_pose_mul(&pose, &frame->pose, &offset);
     mcd_error err;
     if (mcd_model_add_node(m, n->name, frame->body, &pose, &n->node, &err) != MCD_OK)
-        return fail("--node '%s': %s", n->name, err.msg);
+        return args_fail("query", "--node '%s': %s", n->name, err.msg);
     return 0;
 }
 
@@ -194,9 +157,10 @@ static int parse_vector(const char *option, const char *text, const char *what, 
     if (!tmp) snprintf(msg, sizeof msg, "out of memory");
     for (int i = 0; i < n && count == n; i++) v[i] = tmp[i];
     free(tmp);
-    if (count < 0) return fail("%s: %s", option, msg);
+    if (count < 0) return args_fail("query", "%s: %s", option, msg);
     if (count != n)
-        return fail("%s: expected %d numbers (%s = %d), got %d", option, n, what, n, count);
+        return args_fail("query", "%s: expected %d numbers (%s = %d), got %d", option, n, what, n,
+                         count);
     return 0;
 }
 
@@ -208,7 +172,7 @@ static int parse_state(query *qy, const query_options *o)
         parse_vector("--qd", o->qd, "nv", m->nv, qy->qd) ||
         parse_vector("--tau", o->tau, "nv", m->nv, qy->tau))
         return 1;
-    if (mcd_model_check_q(m, qy->q, &err) != MCD_OK) return fail("--q: %s", err.msg);
+    if (mcd_model_check_q(m, qy->q, &err) != MCD_OK) return args_fail("query", "--q: %s", err.msg);
     return 0;
 }
 
@@ -248,7 +212,7 @@ static int allocate_state(query *qy)
     int ok = qy->q && qy->qd && qy->tau && qy->M && qy->C && qy->qdd && qy->Lambda;
     for (int i = 0; i < qy->nnode && ok; i++)
         ok = (qy->nodes[i].J = alloc_doubles(6 * m->nv)) != NULL;
-    if (!ok) return fail("out of memory");
+    if (!ok) return args_fail("query", "out of memory");
     mcd_model_neutral(m, qy->q);
     return 0;
 }
@@ -260,7 +224,8 @@ static int load_model(query *qy, const query_options *o)
     opt.warn = o->quiet ? NULL : print_warning;
     opt.balance_inertia = o->balance_inertia;
     mcd_error err;
-    if (mcd_urdf_load_file(o->path, &opt, &qy->m, &err) != MCD_OK) return fail("%s", err.msg);
+    if (mcd_urdf_load_file(o->path, &opt, &qy->m, &err) != MCD_OK)
+        return args_fail("query", "%s", err.msg);
     return 0;
 }
 
@@ -270,13 +235,13 @@ static int setup(query *qy, const query_options *o)
 {
     if (load_model(qy, o)) return 1;
     qy->nodes = calloc((size_t)(o->nnode > 0 ? o->nnode : 1), sizeof *qy->nodes);
-    if (!qy->nodes) return fail("out of memory");
+    if (!qy->nodes) return args_fail("query", "out of memory");
     while (qy->nnode < o->nnode) {
         query_node *n = &qy->nodes[qy->nnode++];
         if (parse_node(n, o->node_args[qy->nnode - 1]) || add_node(qy->m, n)) return 1;
     }
     mcd_error err;
-    if (mcd_data_create(qy->m, &qy->d, &err) != MCD_OK) return fail("%s", err.msg);
+    if (mcd_data_create(qy->m, &qy->d, &err) != MCD_OK) return args_fail("query", "%s", err.msg);
     if (allocate_state(qy)) return 1;
     return parse_state(qy, o);
 }
@@ -286,7 +251,7 @@ static int run_sections(query *qy)
     for (int i = 0; i < query_nsections; i++) {
         mcd_error err;
         if (query_sections[i].compute && query_sections[i].compute(qy, &err) != MCD_OK)
-            return fail("%s", err.msg);
+            return args_fail("query", "%s", err.msg);
     }
     json_writer w;
     json_begin(&w, stdout);
@@ -299,7 +264,7 @@ int mcd_cmd_query(int argc, char **argv)
 {
     query_options o = {0};
     o.node_args = malloc(sizeof(char *) * (size_t)argc);
-    int code = o.node_args ? parse_options(argc, argv, &o) : fail("out of memory");
+    int code = o.node_args ? parse_options(argc, argv, &o) : args_fail("query", "out of memory");
     if (code < 0) {
         query qy = {0};
         code = setup(&qy, &o) || run_sections(&qy);
