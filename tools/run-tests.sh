@@ -24,14 +24,9 @@ ninja -C "$dir"
 status=0
 meson test -C "$dir" --print-errorlogs --num-processes 2 || status=$?
 # One closing line for whoever reads the log: counts from meson's test log.
-python3 - "$dir/meson-logs/testlog.json" <<'PY' || true
-import json, sys
-passed = failed = skipped = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line).get("result")
-    if r == "OK": passed += 1
-    elif r == "SKIP": skipped += 1
-    else: failed += 1
-print(f"{passed} passed, {failed} failed, {skipped} skipped")
-PY
+log="$dir/meson-logs/testlog.json"
+passed=$(grep -c '"result": "OK"' "$log" || true)
+skipped=$(grep -c '"result": "SKIP"' "$log" || true)
+total=$(grep -c '"result":' "$log" || true)
+echo "$passed passed, $((total - passed - skipped)) failed, $skipped skipped"
 exit $status
