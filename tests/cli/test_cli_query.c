@@ -11,52 +11,11 @@
 #include <unistd.h>
 
 #include "json_scan.h"
-#include "run_command.h"
-
-#define MAX_ARGS 16
-
-static const char *env_or_fail(const char *name)
-{
-    const char *v = getenv(name);
-    ck_assert_msg(v && *v, "%s is not set", name);
-    return v;
-}
-
-/* Runs `mcdyn args...` (args NULL-terminated). */
-static command_result mcdyn(const char *const *args)
-{
-    char *argv[MAX_ARGS + 2];
-    int n = 0;
-    argv[n++] = (char *)env_or_fail("MCDYN_EXE");
-    while (args[n - 1]) {
-        ck_assert_int_lt(n, MAX_ARGS + 1);
-        argv[n] = (char *)args[n - 1];
-        n++;
-    }
-    argv[n] = NULL;
-    command_result r;
-    ck_assert_msg(run_command(argv, &r) == 0, "cannot run %s", argv[0]);
-    /* In a sanitizer build, a report fails the test even when the exit
-     * code is the expected one (undefined-behaviour reports do not stop
-     * the program, and AddressSanitizer exits with 1 like a bad input). */
-    ck_assert_msg(!strstr(r.err, "Sanitizer") && !strstr(r.err, "runtime error:"),
-                  "sanitizer report from mcdyn:\n%s", r.err);
-    return r;
-}
+#include "cli_fixture.h"
 
 static const char *arm3_path(void)
 {
-    static char path[4096];
-    snprintf(path, sizeof path, "%s/models/arm3.urdf", env_or_fail("MCDYN_SOURCE"));
-    return path;
-}
-
-/* Every word must appear in text. */
-static void assert_mentions(const char *text, const char *const *words, const char *what)
-{
-    for (; *words; words++)
-        ck_assert_msg(strstr(text, *words) != NULL, "%s does not mention '%s':\n%s", what, *words,
-                      text);
+    return model_path("arm3.urdf");
 }
 
 START_TEST(test_main_help)
@@ -238,7 +197,7 @@ static const bad_input bad_inputs[] = {
 START_TEST(test_query_rejects_bad_input)
 {
     const bad_input *b = &bad_inputs[_i];
-    const char *args[MAX_ARGS] = {"query", arm3_path()};
+    const char *args[16] = {"query", arm3_path()};
     for (int i = 0; i < 6 && b->args[i]; i++) args[2 + i] = b->args[i];
     command_result r = mcdyn(args);
     ck_assert_int_eq(r.exit_code, b->exit_code);
