@@ -21,5 +21,7 @@
 #include "mcdyn/runner.h"
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"
+#include "mcdyn/ccp.h"
+#include "mcdyn/impact.h"
 
 #endif

@@ -1,0 +1,124 @@
+/* mcdyn — cone complementarity problem (CCP) solvers: projected
+ * Gauss-Seidel / Jacobi (Tasora & Anitescu) and APGD (Nesterov-accelerated
+ * projected gradient descent, Mazhar, Heyn, Negrut & Tasora 2015).
+ *
+ * The problem data are those of a 3D frictional contact problem (problem.h,
+ * mcd_fc3d): N = W (symmetric positive semidefinite), r = q, mu per contact,
+ * rows [0, nb) bilateral, then per contact k rows nb + 3k + (normal, t1, t2).
+ * The CCP is: find gamma with
+ *     gamma_k in K_k = {g_n >= 0, |g_T| <= mu_k g_n}      (bilateral: free),
+ *     d = N gamma + r,  d_k in K_k^* = {d_n >= mu_k |d_T|}  (bilateral: d_i = 0),
+ *     gamma_k . d_k = 0,
+ * the optimality condition of min 1/2 gamma^T N gamma + r^T gamma over the
+ * product of cones (K^* is the dual cone, i.e. minus the polar cone of K).
+ * This is the relaxed (Anitescu-Tasora) model, not exact Coulomb friction:
+ * the normal component of d_k on a sliding contact is mu |d_T| instead of 0.
+ *
+ * Stopping rule (mcd_ccp_residual): with d = N gamma + r,
+ *   violation_primal = max_k dist(gamma_k, K_k),
+ *   violation_dual   = max( max_bilateral |d_i|, max_k dist(d_k, K_k^*) ),
+ *                      where dist(d_k, K_k^*) = |Pi_{K_k}(-d_k)| (Moreau),
+ *   complementarity  = max_k |gamma_k . d_k| / max(1, |gamma_k|),
+ *   residual         = max of the three (absolute, in the units of d),
+ * and a solver stops as soon as residual <= opts.tol. All norms Euclidean.
+ *
+ * The solvers never allocate and never print: the caller passes
+ * mcd_ccp_work_size(p) doubles of work. gamma is the initial guess on entry
+ * (any values, e.g. zeros or a warm start) and the best iterate (smallest
+ * residual) on return.
+ */
+#ifndef MCDYN_CCP_H
+#define MCDYN_CCP_H
+
+#include "mcdyn/problem.h"
+#include "mcdyn/status.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Solver options; see mcd_ccp_default_opts for the defaults. */
+typedef struct mcd_ccp_opts {
+    int max_iter;  /* > 0: sweeps (PGS/PJ) or iterations (APGD) */
+    double tol;    /* > 0: stop when the residual (above) is <= tol */
+    double omega;  /* PGS/PJ over-relaxation, in (0, 2) */
+    double lambda; /* PGS/PJ step scaling, in (0, 1]: gamma <- lambda Pi(.) + (1-lambda) gamma */
+    int jacobi;    /* PGS/PJ: 0 Gauss-Seidel (sequential), 1 Jacobi (simultaneous) */
+} mcd_ccp_opts;
+
+/* max_iter 10000, tol 1e-10, omega 0.6, lambda 1.0, jacobi 0. omega = 0.6
+ * < 2/3 makes Gauss-Seidel monotone for any N (see mcd_ccp_solve_pgs); with
+ * omega = 1 it diverges on some of the Siconos Rover problems. */
+mcd_ccp_opts mcd_ccp_default_opts(void);
+
+/* Result of a solve. violation_* and complementarity are the components of
+ * residual (see the stopping rule above) at the returned gamma. */
+typedef struct mcd_ccp_stats {
+    mcd_status status; /* the returned status */
+    int iterations;    /* sweeps (PGS/PJ) or iterations (APGD) performed */
+    double residual;
+    double violation_primal, violation_dual, complementarity;
+    double seconds; /* wall time of the solve */
+} mcd_ccp_stats;
+
+/* Projects x = (n, t1, t2) onto K_mu = {x_n >= 0, |x_T| <= mu x_n} in place:
+ * unchanged if |x_T| <= mu x_n, zero if mu |x_T| <= -x_n, else
+ * x_n' = (x_n + mu |x_T|) / (1 + mu^2), x_T' = mu x_n' x_T / |x_T|.
+ * MCD_ERR_ARG for x NULL or mu < 0 or NaN, MCD_ERR_NONFINITE for a
+ * non-finite mu or x (x is then left unchanged). */
+mcd_status mcd_ccp_project(double mu, double x[3]);
+
+/* Evaluates the stopping rule at gamma: fills st->residual,
+ * st->violation_primal, st->violation_dual and st->complementarity (other
+ * fields untouched). d_scratch (mcd_fc3d_size(p) doubles) receives
+ * d = N gamma + r. The problem is not validated (use mcd_fc3d_check);
+ * MCD_ERR_ARG for NULL pointers. */
+mcd_status mcd_ccp_residual(const mcd_fc3d *p, const double *gamma, double *d_scratch,
+                            mcd_ccp_stats *st);
+
+/* Doubles of work both solvers need: 6 (nb + 3 nc) (PGS/PJ uses the first
+ * 2 (nb + 3 nc)). 0 for NULL or a problem with negative sizes. */
+size_t mcd_ccp_work_size(const mcd_fc3d *p);
+
+/* Projected Gauss-Seidel (jacobi = 0) or projected Jacobi (jacobi = 1) with
+ * block-diagonal scaling eta_k = 3 / trace(N_kk): per contact
+ *     gamma_k <- lambda Pi_K(gamma_k - omega eta_k (N gamma + r)_k) + (1 - lambda) gamma_k,
+ * per bilateral row (free variable, relaxed Gauss-Seidel / Jacobi)
+ *     gamma_i <- gamma_i - lambda omega (N gamma + r)_i / N_ii.
+ * A block with trace(N_kk) = 0 (or N_ii = 0) is left unchanged. For
+ * Gauss-Seidel the objective decreases monotonically if
+ * omega eta_k lambda_max(N_kk) < 2 for every block (always true for
+ * omega < 2/3); Jacobi needs omega small enough for the coupling
+ * (omega eta lambda_max(N) < 2 suffices). The residual is evaluated after
+ * every sweep.
+ * Returns MCD_OK, MCD_ERR_NOT_CONVERGED (max_iter reached, or an iterate
+ * became non-finite, i.e. diverged; gamma = best iterate, stats filled),
+ * MCD_ERR_ARG (NULL pointers, bad sizes, mu < 0, bad options),
+ * MCD_ERR_NONFINITE (NaN/Inf in W, q, mu or the initial gamma; gamma is
+ * then unchanged). err (may be NULL) gets a message;
+ * st (may be NULL) gets the statistics. work: mcd_ccp_work_size(p) doubles. */
+mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                             mcd_ccp_stats *st, mcd_error *err);
+
+/* APGD (Mazhar et al. 2015): Nesterov-accelerated projected gradient on
+ * f(gamma) = 1/2 gamma^T N gamma + r^T gamma over the cones. Starting from
+ * L_0 = |N e| / |e| (e = ones; 1 if that is 0), theta_0 = 1, y_0 = gamma_0:
+ *     g = N y + r;  gamma+ = Pi(y - g / L), doubling L until
+ *         (gamma+ - y)^T N (gamma+ - y) <= L |gamma+ - y|^2   (backtracking),
+ *     theta+ = theta (sqrt(theta^2 + 4) - theta) / 2,
+ *     beta = theta (1 - theta) / (theta^2 + theta+),
+ *     y+ = gamma+ + beta (gamma+ - gamma),
+ *     restart (y+ = gamma+, theta+ = 1) if (y - gamma+)^T (gamma+ - gamma) > 0,
+ *     L <- 0.9 L for the next iteration.
+ * The initial guess is first projected onto the cones. The best iterate
+ * by residual is kept. omega, lambda and jacobi are
+ * ignored. Statuses as for mcd_ccp_solve_pgs. */
+mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                              mcd_ccp_stats *st, mcd_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

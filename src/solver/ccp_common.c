@@ -1,0 +1,123 @@
+/* Cone projection, the CCP stopping rule, default options and input
+ * validation shared by the PGS/PJ and APGD solvers (include/mcdyn/ccp.h). */
+#include "ccp_common.h"
+
+#include <math.h>
+#include <time.h>
+
+mcd_ccp_opts mcd_ccp_default_opts(void)
+{
+    mcd_ccp_opts o = {10000, 1e-10, 0.6, 1.0, 0};
+    return o;
+}
+
+void mcd_ccp_proj3(double mu, double *x)
+{
+    double t = hypot(x[1], x[2]);
+    if (t <= mu * x[0]) return;
+    if (mu * t <= -x[0]) {
+        x[0] = x[1] = x[2] = 0.0;
+        return;
+    }
+    /* Here t > 0: t = 0 falls in one of the two cases above. */
+    double n = (x[0] + mu * t) / (1.0 + mu * mu);
+    double s = mu * n / t;
+    x[0] = n;
+    x[1] *= s;
+    x[2] *= s;
+}
+
+mcd_status mcd_ccp_project(double mu, double x[3])
+{
+    if (!x || isnan(mu) || mu < 0) return MCD_ERR_ARG;
+    if (!isfinite(mu) || !isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]))
+        return MCD_ERR_NONFINITE;
+    mcd_ccp_proj3(mu, x);
+    return MCD_OK;
+}
+
+void mcd_ccp_matvec(const mcd_fc3d *p, const double *gamma, double *d)
+{
+    int n = mcd_fc3d_size(p);
+    for (int i = 0; i < n; i++) {
+        const double *row = p->W + (size_t)i * n;
+        double s = p->q[i];
+        for (int j = 0; j < n; j++) s += row[j] * gamma[j];
+        d[i] = s;
+    }
+}
+
+void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st)
+{
+    double vp = 0.0, vd = 0.0, vc = 0.0;
+    for (int i = 0; i < p->nb; i++) vd = fmax(vd, fabs(d[i]));
+    for (int k = 0; k < p->nc; k++) {
+        const double *g = gamma + p->nb + 3 * k, *dk = d + p->nb + 3 * k;
+        double mu = p->mu[k];
+        double x[3] = {g[0], g[1], g[2]};
+        mcd_ccp_proj3(mu, x);
+        vp = fmax(vp, sqrt((g[0] - x[0]) * (g[0] - x[0]) + (g[1] - x[1]) * (g[1] - x[1]) +
+                           (g[2] - x[2]) * (g[2] - x[2])));
+        /* Moreau: dist(d, K^*) = |Pi_{polar(K^*)}(d)| = |Pi_{-K}(d)| = |Pi_K(-d)|. */
+        double y[3] = {-dk[0], -dk[1], -dk[2]};
+        mcd_ccp_proj3(mu, y);
+        vd = fmax(vd, sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]));
+        double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        double c = fabs(g[0] * dk[0] + g[1] * dk[1] + g[2] * dk[2]) / fmax(1.0, gn);
+        vc = fmax(vc, c);
+    }
+    /* fmax drops NaN: make a non-finite iterate visible in the residual. */
+    for (int i = 0; i < mcd_fc3d_size(p); i++)
+        if (!isfinite(gamma[i]) || !isfinite(d[i])) vp = NAN;
+    st->violation_primal = vp;
+    st->violation_dual = vd;
+    st->complementarity = vc;
+    st->residual = isnan(vp) ? NAN : fmax(vp, fmax(vd, vc));
+}
+
+mcd_status mcd_ccp_residual(const mcd_fc3d *p, const double *gamma, double *d_scratch,
+                            mcd_ccp_stats *st)
+{
+    if (!p || !gamma || !d_scratch || !st || p->nb < 0 || p->nc < 0) return MCD_ERR_ARG;
+    if (mcd_fc3d_size(p) > 0 && (!p->W || !p->q || (p->nc > 0 && !p->mu))) return MCD_ERR_ARG;
+    mcd_ccp_matvec(p, gamma, d_scratch);
+    mcd_ccp_measure(p, gamma, d_scratch, st);
+    return MCD_OK;
+}
+
+size_t mcd_ccp_work_size(const mcd_fc3d *p)
+{
+    if (!p || p->nb < 0 || p->nc < 0) return 0;
+    return 6 * (size_t)mcd_fc3d_size(p);
+}
+
+mcd_status mcd_ccp_check_call(const char *name, const mcd_fc3d *p, const mcd_ccp_opts *o,
+                              const double *gamma, const double *work, int need_relax,
+                              mcd_error *err)
+{
+    if (!p || !o || !gamma || !work)
+        return mcd_fail(err, MCD_ERR_ARG, "%s: NULL problem, options, gamma or work", name);
+    mcd_status s = mcd_fc3d_check(p, err);
+    if (s != MCD_OK) return s;
+    if (o->max_iter <= 0 || !(o->tol > 0) || !isfinite(o->tol))
+        return mcd_fail(err, MCD_ERR_ARG, "%s: need max_iter > 0 and finite tol > 0 (got %d, %g)",
+                        name, o->max_iter, o->tol);
+    if (need_relax && (!(o->omega > 0 && o->omega < 2) || !(o->lambda > 0 && o->lambda <= 1) ||
+                       (o->jacobi != 0 && o->jacobi != 1)))
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "%s: need omega in (0, 2), lambda in (0, 1], jacobi 0 or 1 "
+                        "(got %g, %g, %d)",
+                        name, o->omega, o->lambda, o->jacobi);
+    int n = mcd_fc3d_size(p);
+    for (int i = 0; i < n; i++)
+        if (!isfinite(gamma[i]))
+            return mcd_fail(err, MCD_ERR_NONFINITE, "%s: initial gamma[%d] is not finite", name, i);
+    return MCD_OK;
+}
+
+double mcd_ccp_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
