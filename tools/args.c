@@ -87,3 +87,22 @@ int args_usage_error(const char *command, const char *fmt, ...)
     fprintf(stderr, "(`mcdyn %s --help` describes the options)\n", command);
     return 2;
 }
+
+int args_parse_vector(const char *command, const char *option, const char *text, const char *what,
+                      int n, double *v)
+{
+    if (!text) return 0;
+    int cap = 1;
+    for (const char *p = text; *p; p++) cap += *p == ',';
+    double *tmp = malloc(sizeof(double) * (size_t)cap);
+    char msg[256];
+    int count = tmp ? args_parse_doubles(text, tmp, cap, msg, sizeof msg) : -1;
+    if (!tmp) snprintf(msg, sizeof msg, "out of memory");
+    for (int i = 0; i < n && count == n; i++) v[i] = tmp[i];
+    free(tmp);
+    if (count < 0) return args_fail(command, "%s: %s", option, msg);
+    if (count != n)
+        return args_fail(command, "%s: expected %d numbers (%s = %d), got %d", option, n, what, n,
+                         count);
+    return 0;
+}

@@ -7,6 +7,12 @@
  * entry is not a finite number or there are more than cap entries. */
 int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msglen);
 
+/* Parses the comma-separated vector option `option` (text, NULL: keep v)
+ * into exactly n entries of v; `what` names n in the message ("nq").
+ * Returns 0, or reports through args_fail(command, ...) and returns 1. */
+int args_parse_vector(const char *command, const char *option, const char *text, const char *what,
+                      int n, double *v);
+
 /* Parses one finite double / one int >= min; returns 0 on success. */
 int args_parse_double(const char *text, double *out);
 int args_parse_int(const char *text, int min, int *out);

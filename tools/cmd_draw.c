@@ -162,25 +162,6 @@ static int load(drawing *dr, const char *path)
     return 0;
 }
 
-/* Parses a comma-separated vector option of exactly n numbers into v. */
-static int parse_vector(const char *option, const char *text, const char *what, int n, double *v)
-{
-    if (!text) return 0;
-    int cap = 1;
-    for (const char *p = text; *p; p++) cap += *p == ',';
-    double *tmp = malloc(sizeof(double) * (size_t)cap);
-    char msg[256];
-    int count = tmp ? args_parse_doubles(text, tmp, cap, msg, sizeof msg) : -1;
-    if (!tmp) snprintf(msg, sizeof msg, "out of memory");
-    for (int i = 0; i < n && count == n; i++) v[i] = tmp[i];
-    free(tmp);
-    if (count < 0) return args_fail("draw", "%s: %s", option, msg);
-    if (count != n)
-        return args_fail("draw", "%s: expected %d numbers (%s = %d), got %d", option, n, what, n,
-                         count);
-    return 0;
-}
-
 /* Projects the state onto the closures. A configuration that cannot be
  * projected is drawn as given (the closure gaps show), but not simulated. */
 static int project(drawing *dr, int simulated)
@@ -224,8 +205,8 @@ static int set_state(drawing *dr, const draw_options *o, int simulated)
     } else {
         mcd_model_neutral(m, dr->q);
     }
-    if (parse_vector("--q", o->q, "nq", m->nq, dr->q) ||
-        parse_vector("--qd", o->qd, "nv", m->nv, dr->qd))
+    if (args_parse_vector("draw", "--q", o->q, "nq", m->nq, dr->q) ||
+        args_parse_vector("draw", "--qd", o->qd, "nv", m->nv, dr->qd))
         return 1;
     mcd_error err;
     if (mcd_model_check_q(m, dr->q, &err) != MCD_OK) return args_fail("draw", "--q: %s", err.msg);

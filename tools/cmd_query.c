@@ -145,32 +145,13 @@ static int add_node(mcd_model *m, query_node *n)
     return 0;
 }
 
-/* Parses a state vector option into v (n entries), or keeps v. */
-static int parse_vector(const char *option, const char *text, const char *what, int n, double *v)
-{
-    if (!text) return 0;
-    int cap = 1;
-    for (const char *p = text; *p; p++) cap += *p == ',';
-    double *tmp = malloc(sizeof(double) * (size_t)cap);
-    char msg[256];
-    int count = tmp ? args_parse_doubles(text, tmp, cap, msg, sizeof msg) : -1;
-    if (!tmp) snprintf(msg, sizeof msg, "out of memory");
-    for (int i = 0; i < n && count == n; i++) v[i] = tmp[i];
-    free(tmp);
-    if (count < 0) return args_fail("query", "%s: %s", option, msg);
-    if (count != n)
-        return args_fail("query", "%s: expected %d numbers (%s = %d), got %d", option, n, what, n,
-                         count);
-    return 0;
-}
-
 static int parse_state(query *qy, const query_options *o)
 {
     const mcd_model *m = qy->m;
     mcd_error err;
-    if (parse_vector("--q", o->q, "nq", m->nq, qy->q) ||
-        parse_vector("--qd", o->qd, "nv", m->nv, qy->qd) ||
-        parse_vector("--tau", o->tau, "nv", m->nv, qy->tau))
+    if (args_parse_vector("query", "--q", o->q, "nq", m->nq, qy->q) ||
+        args_parse_vector("query", "--qd", o->qd, "nv", m->nv, qy->qd) ||
+        args_parse_vector("query", "--tau", o->tau, "nv", m->nv, qy->tau))
         return 1;
     if (mcd_model_check_q(m, qy->q, &err) != MCD_OK) return args_fail("query", "--q: %s", err.msg);
     return 0;
