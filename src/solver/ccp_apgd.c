@@ -22,13 +22,8 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
     double t0 = mcd_ccp_now();
     mcd_ccp_stats local;
     if (!st) st = &local;
-    memset(st, 0, sizeof *st);
-    mcd_status s = mcd_ccp_check_call(name, p, o, gamma, work, 0, err);
-    if (s != MCD_OK) {
-        st->status = s;
-        st->seconds = mcd_ccp_now() - t0;
-        return s;
-    }
+    mcd_status s = mcd_ccp_start(name, p, o, gamma, work, 0, t0, st, err);
+    if (s != MCD_OK) return s;
     int n = mcd_fc3d_size(p);
     size_t bytes = (size_t)n * sizeof(double);
     double *y = work, *g = work + n, *dl = work + 2 * n, *ndl = work + 3 * n, *d = work + 4 * n,

@@ -3,6 +3,7 @@
 #include "ccp_common.h"
 
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 mcd_ccp_opts mcd_ccp_default_opts(void)
@@ -91,9 +92,9 @@ size_t mcd_ccp_work_size(const mcd_fc3d *p)
     return 6 * (size_t)mcd_fc3d_size(p);
 }
 
-mcd_status mcd_ccp_check_call(const char *name, const mcd_fc3d *p, const mcd_ccp_opts *o,
-                              const double *gamma, const double *work, int need_relax,
-                              mcd_error *err)
+static mcd_status check_arguments(const char *name, const mcd_fc3d *p, const mcd_ccp_opts *o,
+                                  const double *gamma, const double *work, int need_relax,
+                                  mcd_error *err)
 {
     if (!p || !o || !gamma || !work)
         return mcd_fail(err, MCD_ERR_ARG, "%s: NULL problem, options, gamma or work", name);
@@ -113,6 +114,19 @@ mcd_status mcd_ccp_check_call(const char *name, const mcd_fc3d *p, const mcd_ccp
         if (!isfinite(gamma[i]))
             return mcd_fail(err, MCD_ERR_NONFINITE, "%s: initial gamma[%d] is not finite", name, i);
     return MCD_OK;
+}
+
+mcd_status mcd_ccp_start(const char *name, const mcd_fc3d *p, const mcd_ccp_opts *o,
+                         const double *gamma, const double *work, int need_relax, double t0,
+                         mcd_ccp_stats *st, mcd_error *err)
+{
+    memset(st, 0, sizeof *st);
+    mcd_status s = check_arguments(name, p, o, gamma, work, need_relax, err);
+    if (s != MCD_OK) {
+        st->status = s;
+        st->seconds = mcd_ccp_now() - t0;
+    }
+    return s;
 }
 
 double mcd_ccp_now(void)

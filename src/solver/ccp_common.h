@@ -16,9 +16,12 @@ void mcd_ccp_matvec(const mcd_fc3d *p, const double *gamma, double *d);
 void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st);
 
 /* Validates the problem, options, gamma and work (name prefixes the message). */
-mcd_status mcd_ccp_check_call(const char *name, const mcd_fc3d *p, const mcd_ccp_opts *o,
-                              const double *gamma, const double *work, int need_relax,
-                              mcd_error *err);
+/* Start of a solve: clears st and checks the arguments (need_relax: the
+ * PGS/PJ options too); on failure st carries the status and the time since
+ * t0, and err the message. */
+mcd_status mcd_ccp_start(const char *name, const mcd_fc3d *p, const mcd_ccp_opts *o,
+                         const double *gamma, const double *work, int need_relax, double t0,
+                         mcd_ccp_stats *st, mcd_error *err);
 
 double mcd_ccp_now(void);
 

@@ -45,13 +45,8 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
     double t0 = mcd_ccp_now();
     mcd_ccp_stats local;
     if (!st) st = &local;
-    memset(st, 0, sizeof *st);
-    mcd_status s = mcd_ccp_check_call(name, p, o, gamma, work, 1, err);
-    if (s != MCD_OK) {
-        st->status = s;
-        st->seconds = mcd_ccp_now() - t0;
-        return s;
-    }
+    mcd_status s = mcd_ccp_start(name, p, o, gamma, work, 1, t0, st, err);
+    if (s != MCD_OK) return s;
     int n = mcd_fc3d_size(p);
     double *d = work, *best = work + n;
     mcd_ccp_stats cur = {0}, bst;
