@@ -25,7 +25,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: mcdyn bench sim [--scenario FILE] [--mjcf FILE] [--duration S]\n\n"
             "Runs the scenario (default models/pendulum12.yaml) for its duration with each\n"
-            "of the five solvers and prints wall time, microseconds per step and the split\n"
+            "of the step methods (formulation and solver) and prints wall time, microseconds per "
+            "step and the split\n"
             "between dynamics (free motion, velocity update, integration), collision, problem\n"
             "set-up (Lambda, W, free velocities) and solve; with MuJoCo built in, runs the\n"
             "equivalent MJCF (default models/pendulum12.xml) too and prints the ratios.\n\n"
@@ -123,9 +124,9 @@ int mcd_bench_sim(int argc, char **argv)
         fprintf(stderr, "mcdyn bench sim: MuJoCo: %s\n", msg), mj_us = -1;
 #endif
     int code = 0;
-    for (int k = 0; k < MCD_SOLVER_KIND_COUNT; k++) {
+    for (int k = 0; k < MCD_METHOD_COUNT; k++) {
         double f[6], h2 = 0;
-        const char *name = mcd_solver_name((mcd_solver_kind)k);
+        const char *name = mcd_step_method_name((mcd_step_method)k);
         if (run_solver(sc, name, duration, f, &h2)) {
             code = 1;
             continue;

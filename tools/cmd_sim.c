@@ -27,7 +27,8 @@ static void usage(FILE *out)
             "Simulates the scenario (docs/scenarios.md) with frictional contact and prints a\n"
             "summary: steps, contacts, solver iterations, wall time, real-time factor.\n\n"
             "options (each overrides the scenario file):\n"
-            "  --solver NAME        mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, mncp-rlm, mncp-plm\n"
+            "  --solver NAME        mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, mncp-rlm, mncp-plm,\n"
+            "                       ccp-pgs, ccp-apgd, nslcp-lemke, nslcp-judice, maxdiss-bgs\n"
             "  --dt S               time step [s]\n"
             "  --duration S         simulated time [s]\n"
             "  --out FILE           trajectory CSV: t, per body <link>.x,.y,.z,.qw,.qx,.qy,.qz,\n"
@@ -249,7 +250,7 @@ int mcd_cmd_sim(int argc, char **argv)
     memset(&s, 0, sizeof s);
     mcd_status st = run(r, sc, csv, !o.quiet && isatty(STDERR_FILENO), &s);
     if (csv) fclose(csv), csv = NULL;
-    print_summary(&s, r, o.solver ? o.solver : mcd_solver_name(sc->settings.solver.kind));
+    print_summary(&s, r, o.solver ? o.solver : mcd_step_method_name(sc->settings.solver.kind));
     if (st != MCD_OK) {
         fprintf(stderr, "mcdyn sim: stopped at t = %.6f: %s\n", mcd_sim_time(mcd_runner_sim(r)),
                 mcd_sim_error(mcd_runner_sim(r)));

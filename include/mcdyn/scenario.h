@@ -77,6 +77,7 @@ typedef struct mcd_contact_settings {
                                            fixed (at direction_angle from f); default aligned */
     double direction_angle;             /* fixed mode: angle of the first direction from the
                                            contact frame's f axis [rad] (default 0) */
+    mcd_impact_law impact_law;          /* newton | maxdiss | stronge (default newton) */
     mcd_penetration_method penetration; /* default velocity */
     double penetration_gain;            /* in [0, 1] (default 0.2) */
     double penetration_max_velocity;    /* [m/s], >= 0 (default 1) */
@@ -85,8 +86,9 @@ typedef struct mcd_contact_settings {
 } mcd_contact_settings;
 
 typedef struct mcd_solver_settings {
-    mcd_solver_kind kind;      /* default MCD_SOLVER_MNCP_PLM ("mncp-plm") */
-    mcd_solver_opts opts;      /* mcd_solver_default_opts(kind), then the file's values */
+    mcd_step_method kind;      /* formulation and solver, default MCD_METHOD_MNCP_PLM
+                                  ("mncp-plm") */
+    mcd_solver_opts opts;      /* mcd_step_method_default_opts(kind), then the file's values */
     mcd_on_failure on_failure; /* stop, or warn and continue; default stop */
 } mcd_solver_settings;
 

@@ -27,6 +27,47 @@ typedef enum mcd_integrator {
     MCD_INTEGRATOR_MIDPOINT   /* Moreau's midpoint rule, Eq. (27)-(29) */
 } mcd_integrator;
 
+/* How each step's contact problem is formulated and solved
+ * (docs/contact.md, docs/solvers.md). The first five are the complementarity
+ * solvers of solver.h applied to the MLCP of Eq. (43)-(44) or the MNCP of
+ * Eq. (55)-(56), with the same values as mcd_solver_kind; the others are
+ * the formulations beside them. Every method is selectable by name. */
+typedef enum mcd_step_method {
+    MCD_METHOD_MLCP_PFB_RLM = MCD_SOLVER_MLCP_PFB_RLM, /* "mlcp-pfb-rlm" */
+    MCD_METHOD_MLCP_PFB_PLM = MCD_SOLVER_MLCP_PFB_PLM, /* "mlcp-pfb-plm" */
+    MCD_METHOD_MLCP_LEMKE = MCD_SOLVER_MLCP_LEMKE,     /* "mlcp-lemke" */
+    MCD_METHOD_MNCP_RLM = MCD_SOLVER_MNCP_RLM,         /* "mncp-rlm" */
+    MCD_METHOD_MNCP_PLM = MCD_SOLVER_MNCP_PLM,         /* "mncp-plm" */
+    MCD_METHOD_CCP_PGS = MCD_SOLVER_KIND_COUNT,        /* "ccp-pgs": cone complementarity
+                                                          (Anitescu-Tasora), projected Gauss-Seidel */
+    MCD_METHOD_CCP_APGD,                               /* "ccp-apgd": the same, APGD (ccp.h) */
+    MCD_METHOD_NSLCP_LEMKE,  /* "nslcp-lemke": non-singular friction LCP (Peiret et al. 2017) */
+    MCD_METHOD_NSLCP_JUDICE, /* "nslcp-judice": the same, Judice-Pires block pivoting */
+    MCD_METHOD_MAXDISS_BGS,  /* "maxdiss-bgs": maximum-dissipation law (Preclik et al. Eq. 5),
+                                nonlinear block Gauss-Seidel */
+    MCD_METHOD_COUNT
+} mcd_step_method;
+
+/* "mncp-plm", "ccp-pgs", ...; NULL for a value outside the enum. */
+const char *mcd_step_method_name(mcd_step_method m);
+/* MCD_ERR_ARG with the list of valid names in err if name is unknown. */
+mcd_status mcd_step_method_from_name(const char *name, mcd_step_method *m, mcd_error *err);
+/* The solver options a method starts from (tol and max_iter are used by
+ * every method; the other fields by the MLCP/MNCP solvers only). */
+mcd_solver_opts mcd_step_method_default_opts(mcd_step_method m);
+
+/* How impacts (contacts closing faster than restitution_velocity) are
+ * resolved (docs/theory/impacts.md). */
+typedef enum mcd_impact_law {
+    MCD_IMPACT_NEWTON = 0, /* "newton": normal-row target nu_n+ >= -e nu_n- (contact.h) */
+    MCD_IMPACT_MAXDISS,    /* "maxdiss": maximum-dissipation impacts (Preclik et al.) */
+    MCD_IMPACT_STRONGE,    /* "stronge": Stronge's energetic restitution, multi-point */
+    MCD_IMPACT_LAW_COUNT
+} mcd_impact_law;
+
+const char *mcd_impact_law_name(mcd_impact_law law);
+mcd_status mcd_impact_law_from_name(const char *name, mcd_impact_law *law, mcd_error *err);
+
 typedef enum mcd_on_failure {
     MCD_ON_FAILURE_STOP = 0, /* a solver failure fails the step */
     MCD_ON_FAILURE_WARN      /* use the best iterate, count it, continue */
@@ -46,8 +87,9 @@ typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, const mcd_d
 typedef struct mcd_sim_options {
     double dt;                   /* [s] (1e-3) */
     mcd_integrator integrator;   /* (Euler) */
-    mcd_solver_kind solver;      /* (mncp-plm) */
-    mcd_solver_opts solver_opts; /* (the solver's defaults) */
+    mcd_step_method solver;      /* formulation and solver (mncp-plm) */
+    mcd_solver_opts solver_opts; /* (mcd_step_method_default_opts) */
+    mcd_impact_law impact_law;   /* (newton) */
     mcd_contact_options contact; /* (mcd_contact_default_options) */
     mcd_on_failure on_failure;   /* (stop) */
     int max_contacts;            /* contact capacity (64) */

@@ -23,6 +23,7 @@ static const scn_field contact_fields[] = {
     {"self_collision", SCN_BOOL, CON(self_collision), SCN_ANY},
     {"directions", SCN_INT, CON(directions), {4, 0, 0, 0}},
     {.key = "direction_mode"},
+    {.key = "impact_law"},
     {"direction_angle", SCN_NUMBER, CON(direction_angle), SCN_ANY},
     {.key = "penetration"},
     {.key = "pairs"},
@@ -62,6 +63,13 @@ mcd_status scn_parse_contact(const scn_ctx *c, const scn_at *doc)
     if (st == MCD_OK && scn_find(&map, "direction_mode", &at)) {
         st = scn_choice(c, &at, direction_mode_names, SCN_COUNT(direction_mode_names), &v);
         if (st == MCD_OK) s->direction_mode = (mcd_direction_mode)v;
+    }
+    if (st == MCD_OK && scn_find(&map, "impact_law", &at)) {
+        const char *name;
+        mcd_error e;
+        st = scn_string(c, &at, 1, &name);
+        if (st == MCD_OK && mcd_impact_law_from_name(name, &s->impact_law, &e) != MCD_OK)
+            st = scn_fail(c, &at, MCD_ERR_PARSE, "%s", e.msg);
     }
     if (st == MCD_OK) st = parse_penetration(c, &map, s);
     return st;

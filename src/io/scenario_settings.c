@@ -1,7 +1,7 @@
 /* Scenario loading: integrator, time, solver and output settings, and the
  * defaults of every setting (src/io/scenario_internal.h).
  *
- * The solver's name is read first: its defaults (mcd_solver_default_opts)
+ * The solver's name is read first: its defaults (mcd_step_method_default_opts)
  * are then overridden by the keys written in the file.
  */
 #include "scenario_internal.h"
@@ -23,8 +23,8 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
     s.contact.penetration = MCD_PENETRATION_VELOCITY;
     s.contact.penetration_gain = 0.2;
     s.contact.penetration_max_velocity = 1.0;
-    s.solver.kind = MCD_SOLVER_MNCP_PLM;
-    s.solver.opts = mcd_solver_default_opts(s.solver.kind);
+    s.solver.kind = MCD_METHOD_MNCP_PLM;
+    s.solver.opts = mcd_step_method_default_opts(s.solver.kind);
     s.solver.on_failure = MCD_ON_FAILURE_STOP;
     s.integrator = MCD_INTEGRATOR_EULER;
     s.dt = 1e-3;
@@ -55,9 +55,9 @@ static mcd_status parse_solver_name(const scn_ctx *c, const scn_at *map, mcd_sol
     mcd_status st = scn_string(c, &at, 1, &name);
     if (st != MCD_OK) return st;
     mcd_error e;
-    if (mcd_solver_from_name(name, &s->kind, &e) != MCD_OK)
+    if (mcd_step_method_from_name(name, &s->kind, &e) != MCD_OK)
         return scn_fail(c, &at, MCD_ERR_PARSE, "%s", e.msg);
-    s->opts = mcd_solver_default_opts(s->kind);
+    s->opts = mcd_step_method_default_opts(s->kind);
     return MCD_OK;
 }
 

@@ -90,14 +90,15 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     o->solver = st->solver.kind;
     o->solver_opts = st->solver.opts;
     if (ov->solver) {
-        mcd_status s = mcd_solver_from_name(ov->solver, &o->solver, err);
+        mcd_status s = mcd_step_method_from_name(ov->solver, &o->solver, err);
         if (s != MCD_OK) return s;
         /* the new solver's defaults, with the scenario's accuracy and budget */
-        o->solver_opts = mcd_solver_default_opts(o->solver);
+        o->solver_opts = mcd_step_method_default_opts(o->solver);
         o->solver_opts.tol = st->solver.opts.tol;
         o->solver_opts.max_iter = st->solver.opts.max_iter;
     }
     o->on_failure = st->solver.on_failure;
+    o->impact_law = st->contact.impact_law;
     o->closure_tolerance = st->closure_tolerance;
     o->contact.nf = st->contact.directions;
     o->contact.directions = st->contact.direction_mode;

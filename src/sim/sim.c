@@ -1,6 +1,6 @@
 /* The simulator object: options, workspaces, state and the step of
  * include/mcdyn/sim.h. */
-#include "mcdyn/sim.h"
+#include "sim_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,32 +10,15 @@
 #include "mcdyn/closure.h"
 #include "mcdyn/dynamics.h"
 
-struct mcd_sim {
-    const mcd_model *m;
-    mcd_sim_options opt;
-    mcd_data *d;
-    mcd_contact_ws *cws;
-    mcd_solver_ws *sws;
-    mcd_contact_point *contacts;
-    int ncontacts;
-    double *q, *qd, *q_new, *qd_new, *q_mid, *tau, *z, *u;
-    double t;
-    mcd_contact_provider provider;
-    void *provider_user;
-    mcd_controller controller;
-    void *controller_user;
-    long solver_failures;
-    mcd_error err;
-};
-
 mcd_sim_options mcd_sim_default_options(void)
 {
     mcd_sim_options o;
     memset(&o, 0, sizeof o);
     o.dt = 1e-3;
     o.integrator = MCD_INTEGRATOR_EULER;
-    o.solver = MCD_SOLVER_MNCP_PLM;
-    o.solver_opts = mcd_solver_default_opts(o.solver);
+    o.solver = MCD_METHOD_MNCP_PLM;
+    o.solver_opts = mcd_step_method_default_opts(o.solver);
+    o.impact_law = MCD_IMPACT_NEWTON;
     o.contact = mcd_contact_default_options();
     o.on_failure = MCD_ON_FAILURE_STOP;
     o.max_contacts = 64;
@@ -47,11 +30,14 @@ mcd_sim_options mcd_sim_default_options(void)
 void mcd_sim_free(mcd_sim *s)
 {
     if (!s) return;
+    mcd_sim_nslcp_free(s);
+    mcd_sim_maxdiss_free(s);
+    mcd_sim_impact_free(s);
     mcd_contact_ws_free(s->cws);
     mcd_solver_ws_free(s->sws);
     mcd_data_free(s->d);
     free(s->contacts), free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid);
-    free(s->tau), free(s->z), free(s->u);
+    free(s->tau), free(s->z), free(s->u), free(s->ccp_work);
     free(s);
 }
 
@@ -60,11 +46,19 @@ static mcd_status check_options(const mcd_sim_options *o, mcd_error *err)
     if (!(o->dt > 0) || !isfinite(o->dt)) return mcd_fail(err, MCD_ERR_ARG, "dt must be > 0");
     if (o->integrator != MCD_INTEGRATOR_EULER && o->integrator != MCD_INTEGRATOR_MIDPOINT)
         return mcd_fail(err, MCD_ERR_ARG, "unknown integrator %d", (int)o->integrator);
-    if ((int)o->solver < 0 || o->solver >= MCD_SOLVER_KIND_COUNT)
+    if ((int)o->solver < 0 || o->solver >= MCD_METHOD_COUNT)
         return mcd_fail(err, MCD_ERR_ARG, "unknown solver %d", (int)o->solver);
+    if ((int)o->impact_law < 0 || o->impact_law >= MCD_IMPACT_LAW_COUNT)
+        return mcd_fail(err, MCD_ERR_ARG, "unknown impact law %d", (int)o->impact_law);
     if (o->max_contacts < 0 || !(o->closure_tolerance > 0))
         return mcd_fail(err, MCD_ERR_ARG, "max_contacts must be >= 0, closure_tolerance > 0");
     return MCD_OK;
+}
+
+size_t mcd_sim_max_unknowns(const mcd_sim *s)
+{
+    const int nf = s->opt.contact.nf > 4 ? s->opt.contact.nf : 4;
+    return (size_t)s->m->nclosure_rows + (size_t)s->opt.max_contacts * (size_t)(nf + 2) + 1;
 }
 
 mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_sim **out,
@@ -79,8 +73,8 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->m = m;
     s->opt = o;
     const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
+    const size_t nz = mcd_sim_max_unknowns(s);
     const int nf = o.contact.nf > 4 ? o.contact.nf : 4;
-    const size_t nz = (size_t)m->nclosure_rows + (size_t)o.max_contacts * (size_t)(nf + 2) + 1;
     if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
         (st = mcd_contact_ws_create(m, s->d, o.max_contacts, nf, &s->cws, err)) != MCD_OK ||
         (st = mcd_solver_ws_create((int)nz, &s->sws, err)) != MCD_OK) {
@@ -93,10 +87,17 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->qd = calloc(nv, sizeof *s->qd), s->qd_new = calloc(nv, sizeof *s->qd_new);
     s->tau = calloc(nv, sizeof *s->tau);
     s->z = calloc(nz, sizeof *s->z), s->u = calloc(nz, sizeof *s->u);
+    s->ccp_work = calloc(6 * nz, sizeof *s->ccp_work);
     if (!s->contacts || !s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau ||
-        !s->z || !s->u) {
+        !s->z || !s->u || !s->ccp_work) {
         mcd_sim_free(s);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    }
+    if ((st = mcd_sim_nslcp_create(s, err)) != MCD_OK ||
+        (st = mcd_sim_maxdiss_create(s, err)) != MCD_OK ||
+        (st = mcd_sim_impact_create(s, err)) != MCD_OK) {
+        mcd_sim_free(s);
+        return st;
     }
     mcd_model_neutral(m, s->q);
     *out = s;
@@ -191,40 +192,6 @@ static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
     return MCD_OK;
 }
 
-/* Solves the step's problem into impulses; counts failures when warned. */
-static mcd_status solve(mcd_sim *s, mcd_step_stats *st)
-{
-    mcd_solver_stats ss;
-    mcd_status r;
-    mcd_error e = {0};
-    memset(s->z, 0, sizeof *s->z * (size_t)(s->m->nclosure_rows + 3 * s->ncontacts + 1));
-    if (mcd_solver_is_mlcp(s->opt.solver)) {
-        mcd_mlcp p;
-        mcd_contact_mlcp(s->cws, &p);
-        memset(s->z, 0, (size_t)p.n * sizeof *s->z);
-        r = mcd_solve_mlcp(s->sws, s->opt.solver, &p, &s->opt.solver_opts, s->z, &ss, &e);
-        if (r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN))
-            if (mcd_contact_take_mlcp(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
-    } else {
-        mcd_fc3d p;
-        mcd_contact_fc3d(s->cws, &p);
-        r = mcd_solve_fc3d(s->sws, s->opt.solver, &p, &s->opt.solver_opts, s->z, s->u, &ss, &e);
-        if (r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN))
-            if (mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
-    }
-    st->iterations = ss.iterations;
-    st->residual = ss.error;
-    st->solver_status = r;
-    if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
-        s->solver_failures++;
-        return MCD_OK;
-    }
-    if (r != MCD_OK)
-        return mcd_fail(&s->err, r, "t = %.6f: solver %s: %s", s->t, mcd_solver_name(s->opt.solver),
-                        e.msg[0] ? e.msg : mcd_status_str(r));
-    return MCD_OK;
-}
-
 /* Contacts at configuration qs (kinematics of qs made first). */
 static mcd_status detect(mcd_sim *s, const double *qs)
 {
@@ -286,7 +253,8 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     }
     t3 = now();
     st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
-    if (r == MCD_OK && m->nclosure_rows + s->ncontacts > 0) r = solve(s, &st);
+    if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s, &st);
+    if (r == MCD_OK && m->nclosure_rows + s->ncontacts > 0) r = mcd_sim_solve(s, &st);
     double t4 = now();
     st.t_solve = t4 - t3;
     if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);

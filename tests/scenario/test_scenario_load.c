@@ -69,7 +69,7 @@ static void check_default_settings(const mcd_scenario_settings *s)
 {
     mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MNCP_PLM);
     check_default_contact(&s->contact);
-    ck_assert_int_eq(s->solver.kind, MCD_SOLVER_MNCP_PLM);
+    ck_assert_int_eq(s->solver.kind, MCD_METHOD_MNCP_PLM);
     ck_assert_double_eq(s->solver.opts.tol, o.tol);
     ck_assert_double_eq(s->solver.opts.psi_tol, o.psi_tol);
     ck_assert_int_eq(s->solver.opts.max_iter, o.max_iter);
@@ -239,7 +239,7 @@ static void check_full_contact(const mcd_scenario *s)
 static void check_full_settings(const mcd_scenario *s)
 {
     const mcd_scenario_settings *t = &s->settings;
-    ck_assert_int_eq(t->solver.kind, MCD_SOLVER_MLCP_PFB_RLM);
+    ck_assert_int_eq(t->solver.kind, MCD_METHOD_MLCP_PFB_RLM);
     ck_assert_double_eq(t->solver.opts.tol, 1e-8);
     ck_assert_double_eq(t->solver.opts.psi_tol, 1e-20);
     ck_assert_int_eq(t->solver.opts.max_iter, 50);

@@ -55,13 +55,13 @@ typedef struct run_result {
     double max_vy, max_wx; /* max |v_y|, |w_x| */
 } run_result;
 
-static run_result run(mcd_solver_kind kind, mcd_integrator integ, int fixed, double angle)
+static run_result run(mcd_step_method kind, mcd_integrator integ, int fixed, double angle)
 {
     mcd_model *m = sphere_model();
     mcd_sim_options o = mcd_sim_default_options();
     o.dt = DT;
     o.solver = kind;
-    o.solver_opts = mcd_solver_default_opts(kind);
+    o.solver_opts = mcd_step_method_default_opts(kind);
     o.integrator = integ;
     if (fixed) o.contact.directions = MCD_DIRECTIONS_FIXED, o.contact.direction_angle = angle;
     mcd_sim *s = NULL;
@@ -101,11 +101,11 @@ static run_result run(mcd_solver_kind kind, mcd_integrator integ, int fixed, dou
  * |F_t| = mu F_n within 1e-6 relative while sliding. */
 START_TEST(case1_matches_analytic_solution)
 {
-    const mcd_solver_kind kind = (mcd_solver_kind)(_i % MCD_SOLVER_KIND_COUNT);
+    const mcd_step_method kind = (mcd_step_method)(_i % MCD_SOLVER_KIND_COUNT);
     const mcd_integrator integ =
         _i < MCD_SOLVER_KIND_COUNT ? MCD_INTEGRATOR_EULER : MCD_INTEGRATOR_MIDPOINT;
     run_result r = run(kind, integ, 0, 0.0);
-    const char *name = mcd_solver_name(kind);
+    const char *name = mcd_step_method_name(kind);
     ck_assert_msg(fabs(r.tsr - TSR) <= 2e-3, "%s: t_sr %.4f vs %.4f", name, r.tsr, TSR);
     ck_assert_msg(fabs(r.vx - VEND) < 1e-3 && fabs(r.wy - VEND) < 1e-3, "%s: v_x %.6f w_y %.6f",
                   name, r.vx, r.wy);
@@ -123,10 +123,10 @@ END_TEST
  * the paper's Fig. 12 appears: v_y and w_x non-zero, sliding past 0.35 s. */
 START_TEST(case2_directions_are_honoured)
 {
-    const mcd_solver_kind mlcp[3] = {MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM,
-                                     MCD_SOLVER_MLCP_LEMKE};
+    const mcd_step_method mlcp[3] = {MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM,
+                                     MCD_METHOD_MLCP_LEMKE};
     for (int i = 0; i < 3; i++) {
-        const char *name = mcd_solver_name(mlcp[i]);
+        const char *name = mcd_step_method_name(mlcp[i]);
         run_result r45 = run(mlcp[i], MCD_INTEGRATOR_EULER, 1, M_PI / 4);
         ck_assert_msg(r45.tsr > 0.35, "%s 45 deg: sliding ended at %.4f", name, r45.tsr);
         ck_assert_msg(r45.max_vy < 1e-9, "%s 45 deg: v_y %g (symmetric solution)", name,
@@ -137,7 +137,7 @@ START_TEST(case2_directions_are_honoured)
                       r30.max_vy, r30.max_wx);
     }
     /* the exact cone is unaffected by the direction options */
-    run_result r = run(MCD_SOLVER_MNCP_PLM, MCD_INTEGRATOR_EULER, 1, M_PI / 6);
+    run_result r = run(MCD_METHOD_MNCP_PLM, MCD_INTEGRATOR_EULER, 1, M_PI / 6);
     ck_assert(fabs(r.tsr - TSR) <= 2e-3 && r.max_lateral < 1e-9);
 }
 END_TEST
@@ -183,8 +183,8 @@ START_TEST(solver_failure_policy)
     mcd_model *m = sphere_model();
     for (int warn = 0; warn < 2; warn++) {
         mcd_sim_options o = mcd_sim_default_options();
-        o.solver = MCD_SOLVER_MNCP_RLM;
-        o.solver_opts = mcd_solver_default_opts(o.solver);
+        o.solver = MCD_METHOD_MNCP_RLM;
+        o.solver_opts = mcd_step_method_default_opts(o.solver);
         o.solver_opts.max_iter = 1;
         o.solver_opts.tol = 1e-300;
         o.solver_opts.psi_tol = 1e-300;

@@ -193,8 +193,8 @@ START_TEST(pendulum_scenario)
     ck_assert_int_eq(st->contact.directions, 4);
     ck_assert_int_eq(st->contact.direction_mode, MCD_DIRECTIONS_ALIGNED);
     ck_assert_int_eq(st->contact.npair, 0);
-    ck_assert_int_eq(st->solver.kind, MCD_SOLVER_MNCP_PLM);
-    ck_assert_str_eq(mcd_solver_name(st->solver.kind), "mncp-plm");
+    ck_assert_int_eq(st->solver.kind, MCD_METHOD_MNCP_PLM);
+    ck_assert_str_eq(mcd_step_method_name(st->solver.kind), "mncp-plm");
     ck_assert_double_eq_tol(st->solver.opts.tol, 1e-10, 1e-24);
     ck_assert_int_eq(st->solver.opts.max_iter, 100);
     ck_assert_int_eq(st->solver.on_failure, MCD_ON_FAILURE_STOP);
@@ -290,7 +290,7 @@ START_TEST(sphere_plane_case1)
 {
     mcd_scenario *s = load_sphere_plane("sphere_plane.yaml", "sphere_plane");
     ck_assert_int_eq(s->settings.contact.direction_mode, MCD_DIRECTIONS_ALIGNED);
-    ck_assert_int_eq(s->settings.solver.kind, MCD_SOLVER_MNCP_PLM);
+    ck_assert_int_eq(s->settings.solver.kind, MCD_METHOD_MNCP_PLM);
     ck_assert_str_eq(s->settings.output.csv, "sphere_plane.csv");
     mcd_scenario_free(s);
 }
@@ -301,8 +301,8 @@ START_TEST(sphere_plane_case2)
     mcd_scenario *s = load_sphere_plane("sphere_plane_case2.yaml", "sphere_plane_case2");
     ck_assert_int_eq(s->settings.contact.direction_mode, MCD_DIRECTIONS_FIXED);
     ck_assert_double_eq_tol(s->settings.contact.direction_angle, M_PI / 4, 1e-15);
-    ck_assert_int_eq(s->settings.solver.kind, MCD_SOLVER_MLCP_LEMKE);
-    ck_assert_str_eq(mcd_solver_name(s->settings.solver.kind), "mlcp-lemke");
+    ck_assert_int_eq(s->settings.solver.kind, MCD_METHOD_MLCP_LEMKE);
+    ck_assert_str_eq(mcd_step_method_name(s->settings.solver.kind), "mlcp-lemke");
     ck_assert_str_eq(s->settings.output.csv, "sphere_plane_case2.csv");
     mcd_scenario_free(s);
 }

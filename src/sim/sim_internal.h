@@ -1,0 +1,64 @@
+/* Private: the simulator object shared by the files of src/sim. Each
+ * formulation beside the MLCP/MNCP keeps its own workspace behind an opaque
+ * pointer, made by its create hook and freed by its free hook. */
+#ifndef MCDYN_SRC_SIM_INTERNAL_H
+#define MCDYN_SRC_SIM_INTERNAL_H
+
+#include "mcdyn/sim.h"
+
+struct mcd_sim_nslcp;   /* src/sim/sim_nslcp.c */
+struct mcd_sim_maxdiss; /* src/sim/sim_maxdiss.c */
+struct mcd_sim_impact;  /* src/sim/sim_impact.c */
+
+struct mcd_sim {
+    const mcd_model *m;
+    mcd_sim_options opt;
+    mcd_data *d;
+    mcd_contact_ws *cws;
+    mcd_solver_ws *sws;
+    mcd_contact_point *contacts;
+    int ncontacts;
+    double *q, *qd, *q_new, *qd_new, *q_mid, *tau, *z, *u;
+    double *ccp_work; /* mcd_ccp_work_size doubles of the largest problem */
+    struct mcd_sim_nslcp *nslcp;
+    struct mcd_sim_maxdiss *maxdiss;
+    struct mcd_sim_impact *impact;
+    double t;
+    mcd_contact_provider provider;
+    void *provider_user;
+    mcd_controller controller;
+    void *controller_user;
+    long solver_failures;
+    mcd_error err;
+};
+
+/* Largest number of unknowns of a step's problem (closure rows, then
+ * n_f + 2 per contact for the MLCP), plus one. */
+size_t mcd_sim_max_unknowns(const mcd_sim *s);
+
+/* Solves the step's contact problem (set up in s->cws) with s->opt.solver
+ * and leaves the impulses in s->cws for mcd_contact_velocity_update.
+ * Non-convergence under MCD_ON_FAILURE_WARN is counted and returns MCD_OK;
+ * st gets iterations, residual and solver status. (sim_solve.c) */
+mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st);
+
+/* The failure policy applied to the status r of a solve of method name. */
+mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, mcd_step_stats *st);
+
+/* Non-singular friction LCP (sim_nslcp.c): workspace hooks and the solve. */
+mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_nslcp_free(mcd_sim *s);
+mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st);
+
+/* Maximum-dissipation law (sim_maxdiss.c): workspace hooks and the solve. */
+mcd_status mcd_sim_maxdiss_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_maxdiss_free(mcd_sim *s);
+mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, mcd_step_stats *st);
+
+/* Impact laws other than Newton's (sim_impact.c): workspace hooks and the
+ * impact phase, run after the contact set-up and before the solve. */
+mcd_status mcd_sim_impact_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_impact_free(mcd_sim *s);
+mcd_status mcd_sim_impact_phase(mcd_sim *s, mcd_step_stats *st);
+
+#endif

@@ -1,0 +1,103 @@
+/* The solve of one step (src/sim/sim_internal.h): dispatch on the step
+ * method, the MLCP / MNCP solvers of solver.h and the cone complementarity
+ * solvers of ccp.h, and the failure policy. */
+#include "sim_internal.h"
+
+#include <string.h>
+
+#include "mcdyn/ccp.h"
+
+mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, mcd_step_stats *st)
+{
+    st->solver_status = r;
+    if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
+        s->solver_failures++;
+        return MCD_OK;
+    }
+    if (r != MCD_OK)
+        return mcd_fail(&s->err, r, "t = %.6f: solver %s: %s", s->t,
+                        mcd_step_method_name(s->opt.solver),
+                        e && e->msg[0] ? e->msg : mcd_status_str(r));
+    return MCD_OK;
+}
+
+/* Whether the impulses of a solve with status r are to be used. */
+static int usable(const mcd_sim *s, mcd_status r)
+{
+    return r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
+}
+
+static mcd_status solve_mlcp(mcd_sim *s, mcd_step_stats *st)
+{
+    mcd_solver_stats ss;
+    mcd_error e = {0};
+    mcd_mlcp p;
+    mcd_contact_mlcp(s->cws, &p);
+    memset(s->z, 0, (size_t)p.n * sizeof *s->z);
+    mcd_status r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
+                                  s->z, &ss, &e);
+    if (usable(s, r) && mcd_contact_take_mlcp(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    st->iterations = ss.iterations;
+    st->residual = ss.error;
+    return mcd_sim_solver_outcome(s, r, &e, st);
+}
+
+static mcd_status solve_mncp(mcd_sim *s, mcd_step_stats *st)
+{
+    mcd_solver_stats ss;
+    mcd_error e = {0};
+    mcd_fc3d p;
+    mcd_contact_fc3d(s->cws, &p);
+    memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
+    mcd_status r = mcd_solve_fc3d(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
+                                  s->z, s->u, &ss, &e);
+    if (usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    st->iterations = ss.iterations;
+    st->residual = ss.error;
+    return mcd_sim_solver_outcome(s, r, &e, st);
+}
+
+/* The cone complementarity problem: N = W and r = the free velocities with
+ * the normal-row targets folded in (the fc3d data of contact.h), solved by
+ * PGS or APGD from gamma = 0. */
+static mcd_status solve_ccp(mcd_sim *s, mcd_step_stats *st)
+{
+    mcd_ccp_stats cs;
+    mcd_error e = {0};
+    mcd_fc3d p;
+    mcd_contact_fc3d(s->cws, &p);
+    memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
+    mcd_ccp_opts o = mcd_ccp_default_opts();
+    o.tol = s->opt.solver_opts.tol > 0 ? s->opt.solver_opts.tol : o.tol;
+    o.max_iter = s->opt.solver_opts.max_iter > 0 ? s->opt.solver_opts.max_iter : o.max_iter;
+    mcd_status r = s->opt.solver == MCD_METHOD_CCP_APGD
+                       ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, &e)
+                       : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, &e);
+    if (usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    st->iterations = cs.iterations;
+    st->residual = cs.residual;
+    return mcd_sim_solver_outcome(s, r, &e, st);
+}
+
+mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
+{
+    switch (s->opt.solver) {
+    case MCD_METHOD_MLCP_PFB_RLM:
+    case MCD_METHOD_MLCP_PFB_PLM:
+    case MCD_METHOD_MLCP_LEMKE:
+        return solve_mlcp(s, st);
+    case MCD_METHOD_MNCP_RLM:
+    case MCD_METHOD_MNCP_PLM:
+        return solve_mncp(s, st);
+    case MCD_METHOD_CCP_PGS:
+    case MCD_METHOD_CCP_APGD:
+        return solve_ccp(s, st);
+    case MCD_METHOD_NSLCP_LEMKE:
+    case MCD_METHOD_NSLCP_JUDICE:
+        return mcd_sim_solve_nslcp(s, st);
+    case MCD_METHOD_MAXDISS_BGS:
+        return mcd_sim_solve_maxdiss(s, st);
+    default:
+        return mcd_fail(&s->err, MCD_ERR_ARG, "unknown step method %d", (int)s->opt.solver);
+    }
+}
