@@ -25,7 +25,10 @@
 #ifndef MCDYN_IMPACT_H
 #define MCDYN_IMPACT_H
 
+#include "mcdyn/problem.h"
 #include "mcdyn/status.h"
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +47,36 @@ extern "C" {
  * Allocation-free and thread-safe. */
 mcd_status mcd_maxdiss_single(const double A[9], const double b[3], double mu, double x[3],
                               mcd_error *err);
+
+/* Multi-contact maximum-dissipation law (Preclik et al., Eq. (5)) on the
+ * data of a frictional contact problem (problem.h): A = W (its 3x3 diagonal
+ * blocks are the contacts' Delassus matrices), b = q (relative velocities
+ * without impulses, normal-row targets folded in), mu per contact,
+ * bilateral rows [0, nb) free with u_i = 0. Solved by nonlinear block
+ * Gauss-Seidel (jacobi = 0) or weighted block Jacobi (jacobi = 1), each
+ * block by mcd_maxdiss_single. r (nb + 3 nc) is the start on entry and the
+ * best iterate on return; work holds mcd_maxdiss_work_size(p) doubles.
+ * Statuses as for the CCP solvers (ccp.h). */
+typedef struct mcd_maxdiss_opts {
+    int max_iter; /* sweeps, > 0 */
+    double tol;   /* stop when the change of r over a sweep (or residual) <= tol */
+    int jacobi;   /* 0: block Gauss-Seidel, 1: weighted block Jacobi */
+    double omega; /* Jacobi weight in (0, 1] */
+} mcd_maxdiss_opts;
+
+mcd_maxdiss_opts mcd_maxdiss_default_opts(void);
+
+typedef struct mcd_maxdiss_stats {
+    mcd_status status;
+    int iterations;
+    double residual;
+    double seconds;
+} mcd_maxdiss_stats;
+
+size_t mcd_maxdiss_work_size(const mcd_fc3d *p);
+
+mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
+                             mcd_maxdiss_stats *st, mcd_error *err);
 
 #ifdef __cplusplus
 }
