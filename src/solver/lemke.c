@@ -6,7 +6,41 @@
  * negative b_i leaves, and then the complement of each leaving variable
  * enters, until z0 leaves (solution) or no row limits the entering variable
  * (ray). Rows of [x_B, B^{-1}] stay lexicographically positive, which rules
- * out cycling. */
+ * out cycling.
+ *
+ * Floating point. Contact LCPs with redundant contacts (a box on four
+ * coplanar corners: W rank-deficient) are highly degenerate: many basic
+ * values are zero in exact arithmetic and computed as rounding noise, next
+ * to genuine values many decades smaller than the largest ones (e.g.
+ * tangential velocities of 1e-12 m/s next to normal ones of 1e-2). Ties
+ * must be judged against the actual noise of the computed values, never
+ * against an absolute threshold: at the scale of such data an absolute
+ * threshold makes distinct ratios tie, a basic value goes negative, the
+ * path leaves Lemke's and can end on a false ray. The rules:
+ *  - bound shifting: x_B is kept >= 0. A negative basic value (a rounded
+ *    zero) is raised to 0 and the change is added to a shifted right-hand
+ *    side b' (b' = b + B dx), so that x_B stays the basic solution of
+ *    B x = b' exactly, up to rounding. The final x_B is recomputed from b
+ *    itself, and the caller checks the error of the result;
+ *  - noise level delta of x_B: the rounding of x_B is measured by the
+ *    residual r = b' - B x_B (B assembled from the basic columns, O(m^2)),
+ *    its effect on x_B estimated as max_i (|B^{-1}| |r|)_i, times
+ *    LEMKE_NOISE_FACTOR, plus LEMKE_ZERO_TOL times the scale of b and x_B
+ *    (the rounding floor). Values within delta are zero;
+ *  - when that estimate exceeds LEMKE_REFACTOR_TOL times the scale (the
+ *    product-form updates have lost accuracy, e.g. after a small pivot),
+ *    B^{-1} and x_B are recomputed from an LU factorization of the basis;
+ *  - the minimum-ratio test is Harris' two-pass test: theta = min over
+ *    a_i > 0 of (x_i + delta) / a_i, and every row with x_i <= theta a_i
+ *    ties; whichever of them leaves, every other basic value stays
+ *    >= -delta, i.e. zero up to noise. The row of z0 leaves if it ties;
+ *    other ties are broken by the lexicographic rule on the rows of
+ *    B^{-1} / a_i, entries equal within LEMKE_LEX_TOL times the size of
+ *    those rows;
+ *  - before a ray is reported the basis is refactorized and the ratio test
+ *    repeated; a ray is kept only if the fresh column is still <= 0 and z0
+ *    is not zero (if z0 <= delta the almost-complementary point solves the
+ *    LCP and is returned). */
 #include "lemke.h"
 
 #include "../base/lapack.h"
@@ -15,8 +49,11 @@
 #include <math.h>
 #include <string.h>
 
-#define LEMKE_PIVOT_TOL 1e-11 /* pivots below this fraction of max |a_i| are ignored */
-#define LEMKE_TIE_TOL   1e-12 /* relative tolerance for equal ratios */
+#define LEMKE_PIVOT_TOL    1e-11 /* a_i <= this times max |a_i| counts as 0: no pivot */
+#define LEMKE_ZERO_TOL     1e-13 /* rounding floor of delta, relative to the scale of x_B, b */
+#define LEMKE_NOISE_FACTOR 10.0  /* safety factor on the estimated error of x_B */
+#define LEMKE_REFACTOR_TOL 1e-10 /* estimated error of x_B (relative) that triggers an LU */
+#define LEMKE_LEX_TOL      1e-12 /* lexicographic entries within this (relative) tie */
 
 static int z0_index(int m)
 {
@@ -25,6 +62,12 @@ static int z0_index(int m)
 static int complement(int m, int v)
 {
     return v < m ? v + m : v - m;
+}
+
+/* Entry l of the tableau column of variable v: e_v, -A e_j or -e. */
+static double column_entry(int m, const double *A, int v, int l)
+{
+    return v < m ? (l == v) : v < 2 * m ? -A[(size_t)l * m + (v - m)] : -1.0;
 }
 
 /* a = B^{-1} times the column of variable v. */
@@ -39,39 +82,93 @@ static void entering_column(int m, const double *A, const mcd_lemke_ws *w, int v
     for (int i = 0; i < m; i++) w->col[i] = -w->col[i]; /* columns -A e_j and -e */
 }
 
-/* Keeps, among the nt rows in ties, those whose value v_i / a_i is minimal
- * (within LEMKE_TIE_TOL); returns how many remain. */
-static int keep_minimal(int nt, int *ties, const double *v, int stride, const double *a)
+/* Bound shift: raises a negative x_i to 0 and adds the change times the
+ * column of basis[i] to the shifted right-hand side b' = w->xB + m. */
+static void shift_to_zero(int m, const double *A, const mcd_lemke_ws *w, int i)
+{
+    double dx = -w->xB[i];
+    if (!(dx > 0)) return;
+    double *bs = w->xB + m;
+    int v = w->basis[i];
+    w->xB[i] = 0.0;
+    if (v < m) {
+        bs[v] += dx;
+        return;
+    }
+    for (int l = 0; l < m; l++) bs[l] += dx * column_entry(m, A, v, l);
+}
+
+/* The scale of the basic values, max(|b'|, |x_B|), and the estimated error
+ * of x_B, max_i (|B^{-1}| |b' - B x_B|)_i (uses w->tmp). */
+static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, double *error)
+{
+    const double *bs = w->xB + m;
+    double *r = w->tmp;
+    *scale = 0.0;
+    memcpy(r, bs, (size_t)m * sizeof *r);
+    for (int k = 0; k < m; k++) { /* r -= x_k times the column of basis[k] */
+        int v = w->basis[k];
+        double x = w->xB[k];
+        *scale = fmax(*scale, fmax(fabs(bs[k]), fabs(x)));
+        if (x == 0) continue;
+        if (v < m) {
+            r[v] -= x;
+        } else {
+            for (int l = 0; l < m; l++) r[l] -= x * column_entry(m, A, v, l);
+        }
+    }
+    *error = 0.0;
+    for (int i = 0; i < m; i++) {
+        const double *Bi = w->Binv + (size_t)i * m;
+        double s = 0.0;
+        for (int j = 0; j < m; j++) s += fabs(Bi[j]) * fabs(r[j]);
+        *error = fmax(*error, s);
+    }
+}
+
+/* Keeps, among the nt rows in ties, those whose B^{-1}_{i,c} / a_i is
+ * minimal within tol; returns how many remain. */
+static int keep_lexmin(int nt, int *ties, const double *Bc, int m, const double *a, double tol)
 {
     double best = INFINITY;
-    for (int t = 0; t < nt; t++) best = fmin(best, v[(size_t)ties[t] * stride] / a[ties[t]]);
-    double limit = best + LEMKE_TIE_TOL * (1.0 + fabs(best));
+    for (int t = 0; t < nt; t++) best = fmin(best, Bc[(size_t)ties[t] * m] / a[ties[t]]);
     int kept = 0;
     for (int t = 0; t < nt; t++)
-        if (v[(size_t)ties[t] * stride] / a[ties[t]] <= limit) ties[kept++] = ties[t];
+        if (Bc[(size_t)ties[t] * m] / a[ties[t]] <= best + tol) ties[kept++] = ties[t];
     return kept;
 }
 
-/* Lexicographic minimum-ratio test for the entering column w->col: the row
- * minimising (x_B,i, B^{-1}_i) / a_i over a_i > 0, preferring the row of z0
- * when it ties on x_B,i / a_i. -1 if no a_i is positive (ray). */
-static int ratio_test(int m, const mcd_lemke_ws *w)
+/* Harris/lexicographic minimum-ratio test for the entering column w->col
+ * (see the top of the file; x_B >= 0 here): the leaving row, preferring
+ * the row of z0 when it ties; -1 if no a_i is positive (ray). */
+static int ratio_test(int m, const mcd_lemke_ws *w, double delta)
 {
-    const double *a = w->col;
+    const double *a = w->col, *x = w->xB;
     double amax = 0.0;
     for (int i = 0; i < m; i++) amax = fmax(amax, fabs(a[i]));
-    int nt = 0;
+    double theta = INFINITY;
     for (int i = 0; i < m; i++)
-        if (a[i] > LEMKE_PIVOT_TOL * amax) w->ties[nt++] = i;
-    if (nt == 0) return -1;
-    nt = keep_minimal(nt, w->ties, w->xB, 1, a);
-    for (int t = 0; t < nt; t++)
-        if (w->basis[w->ties[t]] == z0_index(m)) return w->ties[t];
-    for (int c = 0; c < m && nt > 1; c++) nt = keep_minimal(nt, w->ties, w->Binv + c, m, a);
+        if (a[i] > LEMKE_PIVOT_TOL * amax) theta = fmin(theta, (x[i] + delta) / a[i]);
+    if (theta == INFINITY) return -1;
+    /* The row attaining theta ties: delta >= 1e-13 |x_i| exceeds the
+     * rounding of theta a_i, so nt >= 1 below. */
+    int nt = 0;
+    double rows = 0.0; /* the size of the tied rows of B^{-1} / a_i */
+    for (int i = 0; i < m; i++) {
+        if (!(a[i] > LEMKE_PIVOT_TOL * amax) || x[i] > theta * a[i]) continue;
+        if (w->basis[i] == z0_index(m)) return i;
+        w->ties[nt++] = i;
+        const double *Bi = w->Binv + (size_t)i * m;
+        for (int c = 0; c < m; c++) rows = fmax(rows, fabs(Bi[c]) / a[i]);
+    }
+    for (int c = 0; c < m && nt > 1; c++)
+        nt = keep_lexmin(nt, w->ties, w->Binv + c, m, a, LEMKE_LEX_TOL * rows);
     return w->ties[0];
 }
 
-/* Gauss-Jordan pivot on row r with column a = w->col: updates B^{-1}, x_B. */
+/* Gauss-Jordan pivot on row r with column a = w->col: updates B^{-1} and
+ * x_B (the caller then shifts the values that come out negative, rounded
+ * zeros or within delta by the ratio test, to 0). */
 static void pivot(int m, const mcd_lemke_ws *w, int r)
 {
     const double *a = w->col;
@@ -106,23 +203,51 @@ static void start_basis(int m, const double *b, const mcd_lemke_ws *w)
         w->basis[i] = i;
     }
     memcpy(w->xB, b, (size_t)m * sizeof *w->xB);
+    memcpy(w->xB + m, b, (size_t)m * sizeof *w->xB); /* b' = b */
 }
 
-/* Recomputes x_B = B^{-1} b from an LU factorization of the final basis
- * (the product-form B^{-1} accumulates rounding over many pivots). Keeps
- * the updated values if that basis is numerically singular. */
+/* LU factorization of the basis matrix into w->B (column-major); 0 if it
+ * is singular. */
+static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
+{
+    for (int i = 0; i < m; i++) { /* column i of B */
+        double *col = w->B + (size_t)i * m;
+        for (int l = 0; l < m; l++) col[l] = column_entry(m, A, w->basis[i], l);
+    }
+    int info;
+    dgetrf_(&m, &m, w->B, &m, w->ipiv, &info);
+    return info == 0;
+}
+
+/* x_B = B^{-1} rhs from the LU in w->B (rhs may be w->xB + m). */
+static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w)
+{
+    int one = 1, info;
+    memcpy(w->xB, rhs, (size_t)m * sizeof *w->xB);
+    dgetrs_("N", &m, &one, w->B, &m, w->ipiv, w->xB, &m, &info);
+}
+
+/* Recomputes B^{-1} and x_B = B^{-1} b' from an LU factorization of the
+ * basis, discarding the rounding of the updates (negative values shifted
+ * to 0); keeps the updated ones if the basis is numerically singular.
+ * Solving B^T X = I gives X = B^{-T} column-major, i.e. B^{-1} row-major. */
+static void refactor(int m, const double *A, const mcd_lemke_ws *w)
+{
+    if (!factor_basis(m, A, w)) return;
+    solve_basic(m, w->xB + m, w);
+    for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
+    memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
+    for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
+    int info;
+    dgetrs_("T", &m, &m, w->B, &m, w->ipiv, w->Binv, &m, &info);
+}
+
+/* The final basic values from an LU factorization of the final basis with
+ * the true b (no shifts; extract clips the zeta part); the updated values
+ * are kept if that basis is numerically singular. */
 static void refine(int m, const double *A, const double *b, const mcd_lemke_ws *w)
 {
-    for (int i = 0; i < m; i++) { /* column i of B (column-major) */
-        double *col = w->B + (size_t)i * m;
-        int v = w->basis[i];
-        for (int l = 0; l < m; l++)
-            col[l] = v < m ? (l == v) : v < 2 * m ? -A[(size_t)l * m + (v - m)] : -1.0;
-    }
-    memcpy(w->tmp, b, (size_t)m * sizeof *w->tmp);
-    int one = 1, info;
-    dgesv_(&m, &one, w->B, &m, w->ipiv, w->tmp, &m, &info);
-    if (info == 0) memcpy(w->xB, w->tmp, (size_t)m * sizeof *w->xB);
+    if (factor_basis(m, A, w)) solve_basic(m, b, w);
 }
 
 static void extract(int m, const mcd_lemke_ws *w, double *zeta)
@@ -130,6 +255,36 @@ static void extract(int m, const mcd_lemke_ws *w, double *zeta)
     memset(zeta, 0, (size_t)m * sizeof *zeta);
     for (int i = 0; i < m; i++)
         if (w->basis[i] >= m && w->basis[i] < 2 * m) zeta[w->basis[i] - m] = fmax(0.0, w->xB[i]);
+}
+
+/* The row of z0 in the basis (it is basic until it leaves). */
+static int z0_row(int m, const mcd_lemke_ws *w)
+{
+    int r = 0;
+    while (w->basis[r] != z0_index(m)) r++;
+    return r;
+}
+
+/* The leaving row for the entering variable (its column in w->col). *fresh
+ * says that B^{-1} and x_B come from an LU with no pivot since; the basis
+ * is refactorized (and *fresh set) when the estimated error of x_B is
+ * large, and before a ray is accepted. -1 on a ray; -2 when no row limits
+ * the entering variable but z0 is zero: the current point then solves the
+ * LCP. */
+static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh)
+{
+    for (;;) {
+        double scale, error;
+        noise(m, A, w, &scale, &error);
+        int stale = !*fresh && error > LEMKE_REFACTOR_TOL * scale;
+        double delta = LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
+        int r = stale ? -1 : ratio_test(m, w, delta);
+        if (r >= 0) return r;
+        if (*fresh) return w->xB[z0_row(m, w)] <= delta ? -2 : -1;
+        refactor(m, A, w);
+        entering_column(m, A, w, entering);
+        *fresh = 1;
+    }
 }
 
 mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
@@ -141,7 +296,7 @@ mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, co
     int r = first_row(m, b);
     if (b[r] >= 0) return MCD_OK; /* zeta = 0 solves it */
     start_basis(m, b, w);
-    int entering = z0_index(m);
+    int entering = z0_index(m), fresh = 1;
     mcd_status status = MCD_OK;
     for (;;) {
         if (*pivots == max_pivots) {
@@ -149,15 +304,18 @@ mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, co
             break;
         }
         entering_column(m, A, w, entering);
-        if (*pivots > 0) r = ratio_test(m, w);
+        if (*pivots > 0) r = leaving_row(m, A, w, entering, &fresh);
+        if (r == -2) break; /* z0 = 0: solved */
         if (r < 0) {
             status = MCD_ERR_INFEASIBLE;
             break;
         }
         pivot(m, w, r);
         ++*pivots;
+        fresh = 0;
         int leaving = w->basis[r];
         w->basis[r] = entering;
+        for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
         if (leaving == z0_index(m)) break;
         entering = complement(m, leaving);
     }

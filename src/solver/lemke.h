@@ -2,8 +2,10 @@
  *     omega = A zeta + b >= 0,  zeta >= 0,  omega . zeta = 0   (m unknowns)
  * with covering vector e = (1, ..., 1) and the lexicographic minimum-ratio
  * test (no cycling on degenerate problems). The basis inverse is kept
- * explicitly and updated in O(m^2) per pivot; at the end the basic values
- * are recomputed from an LU factorization of the final basis. */
+ * explicitly and updated in O(m^2) per pivot, and refactorized by LU when
+ * the measured error of the basic values grows; ties are judged against
+ * that error (scale-aware, see lemke.c); at the end the basic values are
+ * recomputed from an LU factorization of the final basis. */
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
@@ -11,8 +13,8 @@
 
 typedef struct mcd_lemke_ws {
     double *Binv; /* m x m, row-major: inverse of the current basis matrix */
-    double *B;    /* m x m: the final basis matrix (column-major) and its LU */
-    double *xB;   /* m: basic values */
+    double *B;    /* m x m: the basis matrix (column-major) and its LU */
+    double *xB;   /* 2m: basic values, then the shifted right-hand side b' (lemke.c) */
     double *col;  /* m: B^{-1} times the entering column */
     double *tmp;  /* m */
     int *basis;   /* m: the variable basic in each row */
