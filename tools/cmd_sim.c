@@ -13,7 +13,7 @@
 #include "plot.h"
 
 typedef struct sim_options {
-    const char *scenario, *solver, *out, *plot, *columns;
+    const char *scenario, *solver, *impact_law, *out, *plot, *columns;
     double dt, duration;
     int contact_slots, quiet;
 } sim_options;
@@ -21,7 +21,8 @@ typedef struct sim_options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcdyn sim SCENARIO.yaml [--solver NAME] [--dt S] [--duration S]\n"
+            "usage: mcdyn sim SCENARIO.yaml [--solver NAME] [--impact-law NAME] [--dt S]\n"
+            "                 [--duration S]\n"
             "                 [--out traj.csv] [--plot traj.png] [--plot-columns A,B,...]\n"
             "                 [--contact-slots K] [--quiet]\n\n"
             "Simulates the scenario (docs/scenarios.md) with frictional contact and prints a\n"
@@ -29,6 +30,7 @@ static void usage(FILE *out)
             "options (each overrides the scenario file):\n"
             "  --solver NAME        mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, mncp-rlm, mncp-plm,\n"
             "                       ccp-pgs, ccp-apgd, nslcp-lemke, nslcp-judice, maxdiss-bgs\n"
+            "  --impact-law NAME    newton, maxdiss, stronge (docs/theory/impacts.md)\n"
             "  --dt S               time step [s]\n"
             "  --duration S         simulated time [s]\n"
             "  --out FILE           trajectory CSV: t, per body <link>.x,.y,.z,.qw,.qx,.qy,.qz,\n"
@@ -59,6 +61,8 @@ static int parse(int argc, char **argv, sim_options *o)
         int valued = 1, bad = 0;
         if (!strcmp(a, "--solver"))
             o->solver = v;
+        else if (!strcmp(a, "--impact-law"))
+            o->impact_law = v;
         else if (!strcmp(a, "--out"))
             o->out = v;
         else if (!strcmp(a, "--plot"))
@@ -219,6 +223,12 @@ int mcd_cmd_sim(int argc, char **argv)
         return 1;
     }
     if (!o.quiet) print_warning(sc);
+    if (o.impact_law &&
+        mcd_impact_law_from_name(o.impact_law, &sc->settings.contact.impact_law, &err) != MCD_OK) {
+        fprintf(stderr, "mcdyn sim: %s\n", err.msg);
+        mcd_scenario_free(sc);
+        return 2;
+    }
     mcd_runner_overrides ov = mcd_runner_default_overrides();
     ov.solver = o.solver, ov.dt = o.dt, ov.duration = o.duration,
     ov.contact_slots = o.contact_slots;

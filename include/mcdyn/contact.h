@@ -57,6 +57,8 @@ typedef struct mcd_contact_options {
     double penetration_gain;        /* fraction of a penetration removed per step (0.2) */
     double max_correction_velocity; /* cap of the separation speed it may cause [m/s] (1.0) */
     double restitution_velocity;    /* restitution only above this approach speed [m/s] (0.01) */
+    int no_restitution;             /* 1: no Newton target, nu_n+ >= b only: an impact law
+                                       other than Newton's ran first (sim.h) (0) */
 } mcd_contact_options;
 
 mcd_contact_options mcd_contact_default_options(void);
@@ -80,6 +82,19 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws
 /* The problem of the current step, pointing into the workspace. */
 mcd_status mcd_contact_mlcp(mcd_contact_ws *ws, mcd_mlcp *out);
 mcd_status mcd_contact_fc3d(mcd_contact_ws *ws, mcd_fc3d *out);
+
+/* Impact laws other than Newton's (docs/theory/impacts.md), between the
+ * set-up and the solve of a step:
+ *  - mcd_contact_impact_problem: the impact problem at the pre-step
+ *    velocities, pointing into the workspace: W, q = nu- (G qd, no targets,
+ *    no free motion) and mu, rows as in mcd_contact_fc3d;
+ *  - mcd_contact_add_impulse: adds a prior impulse P (closure rows, then
+ *    (F_n, F_f, F_o) per contact, as r of the frictional-contact problem):
+ *    nu_free and the problems' q are shifted by W P, and P is added to the
+ *    impulses that mcd_contact_take_* record (velocity update and outputs).
+ *    Repeated calls accumulate; mcd_contact_setup clears it. */
+mcd_status mcd_contact_impact_problem(mcd_contact_ws *ws, mcd_fc3d *out);
+mcd_status mcd_contact_add_impulse(mcd_contact_ws *ws, const double *P);
 
 /* Impulses from a solution: z of the MLCP, or r of the frictional-contact
  * problem (closure rows, then (F_n, F_f, F_o) per contact). */

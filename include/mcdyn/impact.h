@@ -48,31 +48,76 @@ extern "C" {
 mcd_status mcd_maxdiss_single(const double A[9], const double b[3], double mu, double x[3],
                               mcd_error *err);
 
-/* Multi-contact maximum-dissipation law (Preclik et al., Eq. (5)) on the
- * data of a frictional contact problem (problem.h): A = W (its 3x3 diagonal
- * blocks are the contacts' Delassus matrices), b = q (relative velocities
- * without impulses, normal-row targets folded in), mu per contact,
- * bilateral rows [0, nb) free with u_i = 0. Solved by nonlinear block
- * Gauss-Seidel (jacobi = 0) or weighted block Jacobi (jacobi = 1), each
- * block by mcd_maxdiss_single. r (nb + 3 nc) is the start on entry and the
- * best iterate on return; work holds mcd_maxdiss_work_size(p) doubles.
- * Statuses as for the CCP solvers (ccp.h). */
+/* Multi-contact maximum-dissipation law (Preclik et al., Eq. (5); docs/solvers.md,
+ * "Maximum-dissipation law (Preclik et al.)").
+ *
+ * Data: a frictional contact problem (problem.h). W plays the paper's A
+ * (its 3x3 diagonal blocks W_kk are the contacts' Delassus matrices), q the
+ * relative velocities without impulses (normal-row targets folded in; the
+ * paper's b is -q), mu per contact; bilateral rows [0, nb) have r free and
+ * u_i = 0. Unknowns r (nb + 3 nc), velocities u = W r + q.
+ *
+ * A solution satisfies, for every contact k with
+ *     b_k = q_k + sum_{j != k} W_kj r_j  (bilateral rows included),
+ *     r_k = mcd_maxdiss_single(W_kk, b_k, mu_k)                   (Eq. (5)),
+ * and u_i = 0 on the bilateral rows. It is found by nonlinear block
+ * Gauss-Seidel (jacobi = 0: bilateral rows first, one scalar Gauss-Seidel
+ * step each, then the contacts in order, each using the newest r) or
+ * weighted block Jacobi (jacobi = 1: all blocks from the same r,
+ * r <- r + omega (F(r) - r)).
+ *
+ * Residual (stopping rule), in velocity units, at an iterate r:
+ *     R(r) = max( max_{i < nb} |u_i|,  max_k |W_kk (r_k - F_k(r))|_inf,
+ *                 max_k max(0, -u_k,n) ),
+ * F_k(r) the block update of contact k computed from r (the Jacobi map).
+ * R = 0 exactly at a solution (the last term, the Signorini violation, is
+ * then 0 too; it exposes approaches no impulse can stop); impulse
+ * components that change no velocity (null space of a singular W) do not
+ * enter it. The solver stops as soon as R <= tol, evaluating R before each
+ * sweep.
+ *
+ * Diagonal blocks that are not positive definite (a contact on a body that
+ * cannot move in some direction) are regularised by a proximal term: the
+ * block solves mcd_maxdiss_single(W_kk + delta I, b_k - delta r_k_old, mu_k)
+ * with delta = regularization * max_i (W_kk)_ii, whose fixed points satisfy
+ * the normal-velocity condition of the unregularised block exactly. A zero
+ * block (a contact whose impulse moves nothing) gets r_k = 0 and is counted
+ * in stats.zero_blocks. A singular W with regular blocks (redundant
+ * contacts) needs nothing special: R measures velocities only.
+ *
+ * Allocation-free: work holds mcd_maxdiss_work_size(p) doubles. r is the
+ * start on entry and the iterate of least R on return.
+ * Returns MCD_OK (R <= tol); MCD_ERR_NOT_CONVERGED (max_iter sweeps done,
+ * or diverged: an iterate became non-finite or R grew above 1e8 times its
+ * start value; r = best iterate, stats filled); MCD_ERR_ARG (NULL
+ * pointers, bad sizes, mu < 0, bad options); MCD_ERR_NONFINITE (NaN/Inf in
+ * W, q, mu or the start r; r is then unchanged). A block solve that fails
+ * stops the solve with its status (MCD_ERR_NOT_CONVERGED, or
+ * MCD_ERR_NONFINITE if W r + q overflowed), r = best iterate. err (may be NULL) gets a message, st
+ * (may be NULL) the statistics. */
 typedef struct mcd_maxdiss_opts {
-    int max_iter; /* sweeps, > 0 */
-    double tol;   /* stop when the change of r over a sweep (or residual) <= tol */
-    int jacobi;   /* 0: block Gauss-Seidel, 1: weighted block Jacobi */
-    double omega; /* Jacobi weight in (0, 1] */
+    int max_iter;          /* sweeps, > 0 (1000) */
+    double tol;            /* stop when R(r) <= tol, velocity units, > 0 (1e-10) */
+    int jacobi;            /* 0: block Gauss-Seidel, 1: weighted block Jacobi (0) */
+    double omega;          /* Jacobi weight in (0, 1] (0.5); unused by Gauss-Seidel */
+    double regularization; /* relative proximal weight of singular blocks, in (0, 1) (1e-8) */
 } mcd_maxdiss_opts;
 
+/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8. */
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void);
 
 typedef struct mcd_maxdiss_stats {
-    mcd_status status;
-    int iterations;
-    double residual;
-    double seconds;
+    mcd_status status;      /* the returned status */
+    int iterations;         /* sweeps performed */
+    double residual;        /* R at the returned r */
+    double energy;          /* 1/2 r^T W r + q^T r at the returned r */
+    int regularized_blocks; /* diagonal blocks regularised (not positive definite) */
+    int zero_blocks;        /* diagonal blocks that are zero (r_k kept 0) */
+    double seconds;         /* wall time of the solve */
 } mcd_maxdiss_stats;
 
+/* Doubles of work mcd_maxdiss_solve needs: 3 (nb + 3 nc) + nc. 0 for NULL or
+ * negative sizes. */
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p);
 
 mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,

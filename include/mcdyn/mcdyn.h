@@ -22,6 +22,9 @@
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"
 #include "mcdyn/ccp.h"
+#include "mcdyn/nslcp.h"
+#include "mcdyn/lcp_block_pivot.h"
 #include "mcdyn/impact.h"
+#include "mcdyn/restitution.h"
 
 #endif

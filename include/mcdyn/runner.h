@@ -30,7 +30,10 @@ extern "C" {
 
 /* Values that override the scenario's (a NULL or negative field keeps it). */
 typedef struct mcd_runner_overrides {
-    const char *solver; /* solver name */
+    const char *solver; /* step method name (sim.h); it starts from its own default options
+                           with the scenario's tol, and the scenario's max_iter only when
+                           both methods count the same thing (Levenberg-Marquardt iterations,
+                           or the same method) */
     double dt;          /* time step [s] */
     double duration;    /* [s] */
     int contact_slots;  /* CSV contact slots (default 8) */

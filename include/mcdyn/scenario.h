@@ -89,6 +89,8 @@ typedef struct mcd_solver_settings {
     mcd_step_method kind;      /* formulation and solver, default MCD_METHOD_MNCP_PLM
                                   ("mncp-plm") */
     mcd_solver_opts opts;      /* mcd_step_method_default_opts(kind), then the file's values */
+    double omega;              /* ccp-pgs over-relaxation in (0, 2); 0 (default): the
+                                  solver's default 0.6 (sim.h ccp_omega) */
     mcd_on_failure on_failure; /* stop, or warn and continue; default stop */
 } mcd_solver_settings;
 
@@ -104,6 +106,7 @@ typedef struct mcd_output_settings {
 typedef struct mcd_scenario_settings {
     mcd_contact_settings contact;
     mcd_solver_settings solver;
+    mcd_nslcp_options nslcp;   /* the nslcp section (mcd_nslcp_default_options) */
     mcd_integrator integrator; /* semi-implicit Euler (Eq. 25-26) or Moreau's midpoint
                                   (Eq. 27-29); default euler */
     double dt;                 /* time step [s], > 0 (default 1e-3) */

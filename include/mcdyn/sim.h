@@ -16,6 +16,7 @@
 #define MCDYN_SIM_H
 
 #include "mcdyn/contact.h"
+#include "mcdyn/nslcp.h"
 #include "mcdyn/solver.h"
 
 #ifdef __cplusplus
@@ -89,8 +90,11 @@ typedef struct mcd_sim_options {
     mcd_integrator integrator;   /* (Euler) */
     mcd_step_method solver;      /* formulation and solver (mncp-plm) */
     mcd_solver_opts solver_opts; /* (mcd_step_method_default_opts) */
+    double ccp_omega;            /* ccp-pgs over-relaxation omega in (0, 2); 0: the default
+                                    of mcd_ccp_default_opts (0.6) */
     mcd_impact_law impact_law;   /* (newton) */
     mcd_contact_options contact; /* (mcd_contact_default_options) */
+    mcd_nslcp_options nslcp;     /* nslcp-lemke / nslcp-judice (mcd_nslcp_default_options) */
     mcd_on_failure on_failure;   /* (stop) */
     int max_contacts;            /* contact capacity (64) */
     double closure_tolerance;    /* position projection of closures [m] (1e-10) */

@@ -28,6 +28,7 @@ struct mcd_contact_ws {
     mcd_mlcp mlcp;        /* arrays of max_mlcp (M: max_mlcp^2) */
     double *WT;           /* max_rows x max_mlcp scratch */
     double *impulse;      /* per row: [p_b; (F_n, F_f, F_o) per contact] */
+    double *prior;        /* per row: impact impulse added before the solve (contact_impact.c) */
     double *out_impulse;  /* 3 per contact: (F_f, F_o, F_n) */
     double *out_velocity; /* 3 per contact: (nu_f, nu_o, nu_n) before the step */
     double *F_pts;        /* 6 per point */

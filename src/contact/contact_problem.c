@@ -88,8 +88,10 @@ mcd_status mcd_contact_mlcp(mcd_contact_ws *w, mcd_mlcp *out)
 
 static mcd_status finish_impulses(mcd_contact_ws *w)
 {
-    for (int i = 0; i < w->nrows; i++)
+    for (int i = 0; i < w->nrows; i++) {
         if (!isfinite(w->impulse[i])) return MCD_ERR_NONFINITE;
+        w->impulse[i] += w->prior[i]; /* the impact impulse (contact_impact.c) */
+    }
     for (int k = 0; k < w->nc; k++) { /* rows (F_n, F_f, F_o) -> (F_f, F_o, F_n) */
         const double *r = w->impulse + w->nb + 3 * k;
         double *o = w->out_impulse + 3 * k;

@@ -105,7 +105,7 @@ static double normal_target(const mcd_contact_point *c, double nu_n, double dt,
 {
     double b = c->gap >= 0 ? -c->gap / dt
                            : fmin(o->penetration_gain * -c->gap / dt, o->max_correction_velocity);
-    int closes = nu_n < -o->restitution_velocity && c->gap + nu_n * dt < 0;
+    int closes = !o->no_restitution && nu_n < -o->restitution_velocity && c->gap + nu_n * dt < 0;
     return closes ? fmax(-c->restitution * nu_n, b) : b;
 }
 
@@ -149,5 +149,6 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
         memset(w->out_impulse + 3 * k, 0, 3 * sizeof *w->out_impulse);
     }
     memset(w->impulse, 0, (size_t)w->nrows * sizeof *w->impulse);
+    memset(w->prior, 0, (size_t)w->nrows * sizeof *w->prior);
     return MCD_OK;
 }

@@ -24,6 +24,7 @@ void mcd_contact_ws_free(mcd_contact_ws *w)
     free(w->pt_vel), free(w->nu_minus), free(w->nu_free), free(w->qd_free), free(w->frame);
     free(w->theta), free(w->mu), free(w->fc_q), free(w->mlcp.M), free(w->mlcp.q);
     free(w->mlcp.lo), free(w->mlcp.hi), free(w->WT), free(w->impulse), free(w->out_impulse);
+    free(w->prior);
     free(w->out_velocity), free(w->F_pts), free(w->dq);
     free(w);
 }
@@ -66,6 +67,7 @@ mcd_status mcd_contact_ws_create(const mcd_model *m, mcd_data *d, int max_contac
     w->mlcp.hi = malloc(nz * sizeof *w->mlcp.hi);
     w->WT = malloc(nr * nz * sizeof *w->WT);
     w->impulse = malloc(nr * sizeof *w->impulse);
+    w->prior = malloc(nr * sizeof *w->prior);
     w->out_impulse = malloc(3 * ncs * sizeof *w->out_impulse);
     w->out_velocity = malloc(3 * ncs * sizeof *w->out_velocity);
     w->F_pts = malloc(6 * np * sizeof *w->F_pts);
@@ -73,7 +75,7 @@ mcd_status mcd_contact_ws_create(const mcd_model *m, mcd_data *d, int max_contac
     if (!w->pts || !w->row_pa || !w->row_pb || !w->coef || !w->Lambda || !w->W || !w->pt_vel ||
         !w->nu_minus || !w->nu_free || !w->qd_free || !w->frame || !w->theta || !w->mu ||
         !w->fc_q || !w->mlcp.M || !w->mlcp.q || !w->mlcp.lo || !w->mlcp.hi || !w->WT ||
-        !w->impulse || !w->out_impulse || !w->out_velocity || !w->F_pts || !w->dq) {
+        !w->impulse || !w->prior || !w->out_impulse || !w->out_velocity || !w->F_pts || !w->dq) {
         mcd_contact_ws_free(w);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for %d contacts", max_contacts);
     }

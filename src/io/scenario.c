@@ -22,6 +22,7 @@ static const scn_field document_fields[] = {
     {.key = "environment"},
     {.key = "contact"},
     {.key = "solver"},
+    {.key = "nslcp"},
     {.key = "integrator"},
     {"dt", SCN_NUMBER, SET(dt), SCN_POSITIVE},
     {"duration", SCN_NUMBER, SET(duration), SCN_POSITIVE},
@@ -65,6 +66,7 @@ static mcd_status parse_document(const scn_ctx *c, const yt_node *root, const ch
     if (st == MCD_OK) st = parse_name(c, &doc, default_name);
     if (st == MCD_OK) st = scn_parse_settings(c, &doc);
     if (st == MCD_OK) st = scn_parse_contact(c, &doc);
+    if (st == MCD_OK) st = scn_parse_nslcp(c, &doc);
     if (st == MCD_OK) st = scn_build_model(c, &doc);
     if (st == MCD_OK) st = scn_parse_state(c, &doc);
     if (st == MCD_OK) st = scn_parse_pairs(c, &doc);

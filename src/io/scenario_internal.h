@@ -147,6 +147,8 @@ mcd_status scn_add_robots(const scn_ctx *c, const scn_at *doc);
 void scn_robot_bodies(const scn_ctx *c);
 /* scenario_closure.c: the closures, added to c->b. */
 mcd_status scn_add_closures(const scn_ctx *c, const scn_at *doc);
+/* scenario_nslcp.c: the nslcp section (parameters of nslcp-lemke, nslcp-judice). */
+mcd_status scn_parse_nslcp(const scn_ctx *c, const scn_at *doc);
 /* scenario_model.c: name, gravity, environment, robots, closures, then the
  * model in c->s->model. */
 mcd_status scn_build_model(const scn_ctx *c, const scn_at *doc);

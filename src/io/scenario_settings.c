@@ -30,6 +30,7 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
     s.dt = 1e-3;
     s.duration = 1.0;
     s.closure_tolerance = 1e-10;
+    s.nslcp = mcd_nslcp_default_options();
     s.output.every = 1;
     return s;
 }
@@ -44,6 +45,7 @@ static const scn_field solver_fields[] = {
     {"lm_lambda0", SCN_NUMBER, OPT(lm_lambda0), SCN_NONNEG},
     {"warm_start", SCN_BOOL, OPT(warm_start), SCN_ANY},
     {.key = "on_failure"},
+    {.key = "omega"},
 };
 #undef OPT
 
@@ -71,6 +73,8 @@ static mcd_status parse_solver(const scn_ctx *c, const scn_at *doc)
     if (st == MCD_OK) st = parse_solver_name(c, &map, s);
     if (st == MCD_OK)
         st = scn_read_fields(c, &map, solver_fields, SCN_COUNT(solver_fields), &s->opts);
+    if (st == MCD_OK && scn_find(&map, "omega", &at)) /* ccp-pgs over-relaxation */
+        st = scn_number(c, &at, (scn_bounds){0.0, 2.0, 1, 1}, &s->omega);
     if (st == MCD_OK && scn_find(&map, "on_failure", &at)) {
         st = scn_choice(c, &at, on_failure_names, SCN_COUNT(on_failure_names), &v);
         if (st == MCD_OK) s->on_failure = (mcd_on_failure)v;

@@ -80,6 +80,23 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
     return s;
 }
 
+/* What a method's max_iter counts: the Levenberg-Marquardt solvers share
+ * their iterations; every other method counts its own kind of step
+ * (pivots, block exchanges, sweeps, accelerated iterations), whose useful
+ * numbers differ by orders of magnitude. */
+static int budget_unit(mcd_step_method m)
+{
+    switch (m) {
+    case MCD_METHOD_MLCP_PFB_RLM:
+    case MCD_METHOD_MLCP_PFB_PLM:
+    case MCD_METHOD_MNCP_RLM:
+    case MCD_METHOD_MNCP_PLM:
+        return -1;
+    default:
+        return (int)m;
+    }
+}
+
 static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides *ov,
                               mcd_sim_options *o, mcd_error *err)
 {
@@ -92,12 +109,16 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     if (ov->solver) {
         mcd_status s = mcd_step_method_from_name(ov->solver, &o->solver, err);
         if (s != MCD_OK) return s;
-        /* the new solver's defaults, with the scenario's accuracy and budget */
+        /* the new solver's defaults, with the scenario's accuracy, and its
+         * budget when both count the same thing */
         o->solver_opts = mcd_step_method_default_opts(o->solver);
         o->solver_opts.tol = st->solver.opts.tol;
-        o->solver_opts.max_iter = st->solver.opts.max_iter;
+        if (budget_unit(o->solver) == budget_unit(st->solver.kind))
+            o->solver_opts.max_iter = st->solver.opts.max_iter;
     }
+    o->ccp_omega = st->solver.omega;
     o->on_failure = st->solver.on_failure;
+    o->nslcp = st->nslcp;
     o->impact_law = st->contact.impact_law;
     o->closure_tolerance = st->closure_tolerance;
     o->contact.nf = st->contact.directions;

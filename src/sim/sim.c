@@ -20,6 +20,7 @@ mcd_sim_options mcd_sim_default_options(void)
     o.solver_opts = mcd_step_method_default_opts(o.solver);
     o.impact_law = MCD_IMPACT_NEWTON;
     o.contact = mcd_contact_default_options();
+    o.nslcp = mcd_nslcp_default_options();
     o.on_failure = MCD_ON_FAILURE_STOP;
     o.max_contacts = 64;
     o.closure_tolerance = 1e-10;

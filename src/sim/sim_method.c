@@ -59,7 +59,9 @@ mcd_solver_opts mcd_step_method_default_opts(mcd_step_method m)
     mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
     switch (m) {
     case MCD_METHOD_CCP_PGS:
-    case MCD_METHOD_CCP_APGD:
+    case MCD_METHOD_CCP_APGD: /* first-order: cheap sweeps, many of them (docs/solvers.md) */
+        o.tol = 1e-9, o.max_iter = 10000;
+        break;
     case MCD_METHOD_MAXDISS_BGS:
         o.tol = 1e-9, o.max_iter = 1000;
         break;

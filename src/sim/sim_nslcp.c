@@ -1,21 +1,105 @@
 /* The non-singular friction LCP of Peiret et al. (2017) as a step method
- * (src/sim/sim_internal.h). */
+ * (src/sim/sim_internal.h): the reduced LCP of include/mcdyn/nslcp.h built
+ * from the step's contact set-up, solved by Lemke (nslcp-lemke, through
+ * mcd_solve_mlcp) or by Judice-Pires block pivoting (nslcp-judice,
+ * lcp_block_pivot.h), and its impulses left in the contact workspace. */
 #include "sim_internal.h"
 
-mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err)
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcdyn/lcp_block_pivot.h"
+#include "mcdyn/nslcp.h"
+
+struct mcd_sim_nslcp {
+    mcd_nslcp_ws *ws;
+    mcd_bpp_ws *bpp;
+    mcd_solver_ws *lemke;
+    double *z, *w; /* capacity of ws */
+};
+
+static int is_nslcp(mcd_step_method m)
 {
-    (void)s, (void)err;
-    return MCD_OK;
+    return m == MCD_METHOD_NSLCP_LEMKE || m == MCD_METHOD_NSLCP_JUDICE;
 }
 
 void mcd_sim_nslcp_free(mcd_sim *s)
 {
-    (void)s;
+    struct mcd_sim_nslcp *p = s->nslcp;
+    if (!p) return;
+    mcd_nslcp_ws_free(p->ws);
+    mcd_bpp_ws_free(p->bpp);
+    mcd_solver_ws_free(p->lemke);
+    free(p->z), free(p->w);
+    free(p);
+    s->nslcp = NULL;
+}
+
+mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err)
+{
+    if (!is_nslcp(s->opt.solver)) return MCD_OK;
+    mcd_status st = mcd_nslcp_check_options(&s->opt.nslcp, err);
+    if (st != MCD_OK) return st;
+    struct mcd_sim_nslcp *p = calloc(1, sizeof *p);
+    if (!p) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    s->nslcp = p;
+    st = mcd_nslcp_ws_create(s->opt.max_contacts, s->m->nclosure_rows, s->opt.nslcp.ndir, &p->ws,
+                             err);
+    const int n = mcd_nslcp_capacity(p->ws) + 1;
+    if (st == MCD_OK)
+        st = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? mcd_bpp_ws_create(n, &p->bpp, err)
+                                                      : mcd_solver_ws_create(n, &p->lemke, err);
+    if (st == MCD_OK &&
+        (!(p->z = calloc((size_t)n, sizeof *p->z)) || !(p->w = calloc((size_t)n, sizeof *p->w))))
+        st = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    return st; /* on failure mcd_sim_create frees through mcd_sim_nslcp_free */
+}
+
+mcd_nslcp_ws *mcd_sim_nslcp_ws(struct mcd_sim *s)
+{
+    return s && s->nslcp ? s->nslcp->ws : NULL;
+}
+
+/* Block pivoting; its residual is the natural-map error of the LCP. */
+static mcd_status solve_judice(mcd_sim *s, const mcd_mlcp *p, mcd_step_stats *st, mcd_error *e)
+{
+    struct mcd_sim_nslcp *ns = s->nslcp;
+    mcd_bpp_opts o = mcd_bpp_default_opts();
+    o.max_iter = s->opt.solver_opts.max_iter;
+    mcd_bpp_stats bs;
+    mcd_status r = mcd_bpp_solve(ns->bpp, p->n, p->M, p->q, &o, ns->z, ns->w, &bs, e);
+    st->iterations = bs.iterations;
+    st->residual = bs.residual;
+    if (r == MCD_OK && !(bs.residual <= s->opt.solver_opts.tol))
+        r = mcd_fail(e, MCD_ERR_NOT_CONVERGED, "block pivoting: residual %.3g > tol %.3g",
+                     bs.residual, s->opt.solver_opts.tol);
+    return r;
+}
+
+static mcd_status solve_lemke(mcd_sim *s, const mcd_mlcp *p, mcd_step_stats *st, mcd_error *e)
+{
+    mcd_solver_stats ss;
+    mcd_status r = mcd_solve_mlcp(s->nslcp->lemke, MCD_SOLVER_MLCP_LEMKE, p, &s->opt.solver_opts,
+                                  s->nslcp->z, &ss, e);
+    st->iterations = ss.iterations;
+    st->residual = ss.error;
+    return r;
 }
 
 mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st)
 {
-    (void)st;
-    return mcd_fail(&s->err, MCD_ERR_UNSUPPORTED, "%s is not available yet",
-                    mcd_step_method_name(s->opt.solver));
+    struct mcd_sim_nslcp *ns = s->nslcp;
+    mcd_error e = {0};
+    mcd_mlcp p;
+    mcd_status r = mcd_nslcp_build(ns->ws, s->cws, s->ncontacts, s->contacts, &s->opt.nslcp,
+                                   &s->opt.contact, &e);
+    if (r != MCD_OK) return mcd_sim_solver_outcome(s, r, &e, st);
+    mcd_nslcp_lcp(ns->ws, &p);
+    memset(ns->z, 0, (size_t)p.n * sizeof *ns->z);
+    r = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? solve_judice(s, &p, st, &e)
+                                                 : solve_lemke(s, &p, st, &e);
+    const int use =
+        r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
+    if (use && mcd_nslcp_take(ns->ws, s->cws, ns->z, &e) != MCD_OK) r = MCD_ERR_NONFINITE;
+    return mcd_sim_solver_outcome(s, r, &e, st);
 }

@@ -57,9 +57,18 @@ static mcd_status solve_mncp(mcd_sim *s, mcd_step_stats *st)
     return mcd_sim_solver_outcome(s, r, &e, st);
 }
 
-/* The cone complementarity problem: N = W and r = the free velocities with
- * the normal-row targets folded in (the fc3d data of contact.h), solved by
- * PGS or APGD from gamma = 0. */
+/* The cone complementarity problem of Anitescu & Tasora (the CCP brief,
+ * ccp-tasora-anitescu-revisited.md, Eq. (7)-(10)) in minimal coordinates:
+ * nu = gamma = [p_b; F_u]
+ * (closure rows free, the cones B_j = R of Eq. (8); contacts (F_n, F_f, F_o)
+ * in K_mu), N = W = X Lambda X^T (Eq. 10: P^T M^-1 P with P = J^T Q^T), and
+ * p = r = the free velocities nu_free with the normal-row target folded in:
+ * r_n = nu_free,n - t_k, where t_k = -Phi/dt for Phi >= 0 is the
+ * stabilisation term 1/dt Phi of Eq. (5d) (d_i,0 of Eq. 9), and for Phi < 0
+ * the same term scaled by the penetration gain and capped (docs/contact.md).
+ * The solution satisfies Phi/dt + nu_n+ = mu |nu_T+| on a sliding contact
+ * (the relaxation term of Eq. 5d). Solved from gamma = 0 by PGS (with the
+ * method's omega) or APGD; tol and max_iter from the step's solver options. */
 static mcd_status solve_ccp(mcd_sim *s, mcd_step_stats *st)
 {
     mcd_ccp_stats cs;
@@ -70,6 +79,7 @@ static mcd_status solve_ccp(mcd_sim *s, mcd_step_stats *st)
     mcd_ccp_opts o = mcd_ccp_default_opts();
     o.tol = s->opt.solver_opts.tol > 0 ? s->opt.solver_opts.tol : o.tol;
     o.max_iter = s->opt.solver_opts.max_iter > 0 ? s->opt.solver_opts.max_iter : o.max_iter;
+    if (s->opt.ccp_omega != 0) o.omega = s->opt.ccp_omega; /* out of (0, 2): the solver says so */
     mcd_status r = s->opt.solver == MCD_METHOD_CCP_APGD
                        ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, &e)
                        : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, &e);

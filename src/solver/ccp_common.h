@@ -15,7 +15,6 @@ void mcd_ccp_matvec(const mcd_fc3d *p, const double *gamma, double *d);
 /* Fills the residual fields of st from gamma and d = N gamma + r. */
 void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st);
 
-/* Validates the problem, options, gamma and work (name prefixes the message). */
 /* Start of a solve: clears st and checks the arguments (need_relax: the
  * PGS/PJ options too); on failure st carries the status and the time since
  * t0, and err the message. */

@@ -1,0 +1,103 @@
+/* mcdyn — the non-singular friction LCP of Peiret, Kovecses & Font-Llagunes
+ * (2017) in minimal coordinates (docs/contact.md, "Non-singular friction LCP").
+ *
+ * Per contact i, with the tangential velocity u_t = (nu_f, nu_o) before the
+ * step and the threshold v_th:
+ *  - sticking (|u_t| < v_th): ndir directions e_j at angles pi j / ndir in
+ *    the (f, o) plane, bounds mu (Eq. 18-20);
+ *  - sliding: E = [e_t e_l], the sliding and lateral directions, bounds
+ *    (mu, 0) (Eq. 31-34).
+ * The mixed LCP of Eq. (35), relaxed as in Eq. (39)-(42) and written in
+ * operational space (M^{-1} J^T never formed: W = X Lambda X^T from
+ * contact.h), is
+ *   (W + eps) p + d - [0; 0; E (w_up - w_lo)]  = [0 (closures); u~_n; 0 (tangent)]
+ *   h sigma~_lo = mu p_n + E^T p_t + rho w_lo,   w_up >= 0 compl. to sigma~_lo
+ *   h sigma~_up = mu p_n - E^T p_t + rho w_up,   w_lo >= 0 compl. to sigma~_up
+ *   u~_n = nu_free,n + (W + eps)_n. p + d_n >= 0 compl. to p_n >= 0
+ * with p = h lambda the impulses (closure rows, then (n, f, o) per contact),
+ * eps the relaxations of Eq. (40) (eps_n on normal rows, eps_t on tangent
+ * rows, eps_b on closure rows) and d the terms of Eq. (41)-(42). The free
+ * impulses (p_b, p_t) are eliminated by a Schur complement (Cholesky of
+ * their block), which leaves the LCP  w = M z + q,  z = [p_n; w_up; w_lo]
+ * (all contacts' p_n, then all w_up, then all w_lo; contact k's directions
+ * contiguous), solved by Lemke or by block pivoting (lcp_block_pivot.h).
+ * rho > 0 makes M nonsingular; rho = 0 is Anitescu & Potra's model, where
+ * the columns of w_up and w_lo are opposite.
+ *
+ * Workspaces are sized at creation; building and taking allocate nothing.
+ */
+#ifndef MCDYN_NSLCP_H
+#define MCDYN_NSLCP_H
+
+#include "mcdyn/contact.h"
+#include "mcdyn/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MCD_NSLCP_MAX_DIR 16 /* directions per sticking contact */
+
+typedef struct mcd_nslcp_options {
+    double k_n;            /* normal stiffness [N/m] (1e10), Eq. (40)-(41) */
+    double b_n;            /* normal damping [N s/m] (1e8) */
+    double k_t;            /* friction (bristle) stiffness [N/m] (1e8), Eq. (40), (42) */
+    double b_t;            /* friction damping [N s/m] (1e5) */
+    double k_b;            /* closure stiffness [N/m] (1e10), Eq. (40), relaxing redundant
+                              closure rows (delta_b = u_b = 0 in Eq. 41) */
+    double b_b;            /* closure damping [N s/m] (1e8) */
+    double v_th;           /* stick/slide threshold v_s on |u_t| [m/s] (1e-3) */
+    double rho;            /* phantom inertia [kg] (1e-2), Eq. (18)-(20); 0: Anitescu-Potra */
+    int ndir;              /* directions in the tangent plane while sticking, in
+                              [2, MCD_NSLCP_MAX_DIR] (2) */
+    double match_distance; /* a contact inherits the friction force of the previous
+                              step's contact of the same bodies within this distance of
+                              its position moved back by h nu- [m] (1e-2), for Eq. (42) */
+} mcd_nslcp_options;
+
+/* The defaults above (Table 1 of the paper for the contact parameters). */
+mcd_nslcp_options mcd_nslcp_default_options(void);
+/* MCD_ERR_NONFINITE / MCD_ERR_ARG with a message for NaN, negative values,
+ * k h^2 + b h = 0 (both of a pair zero) or ndir out of range. */
+mcd_status mcd_nslcp_check_options(const mcd_nslcp_options *o, mcd_error *err);
+
+typedef struct mcd_nslcp_ws mcd_nslcp_ws;
+
+/* Workspace for up to max_contacts contacts, nb closure rows and up to
+ * max_dir sticking directions (allocates). */
+mcd_status mcd_nslcp_ws_create(int max_contacts, int nb, int max_dir, mcd_nslcp_ws **out,
+                               mcd_error *err);
+void mcd_nslcp_ws_free(mcd_nslcp_ws *w);
+/* Largest LCP size of the workspace: max_contacts (1 + 2 max_dir). */
+int mcd_nslcp_capacity(const mcd_nslcp_ws *w);
+
+/* Builds the reduced LCP of the step set up in cws (mcd_contact_setup with
+ * the same nc contacts c). copt gives the Newton restitution rule
+ * (restitution_velocity, no_restitution): a contact closing faster gets
+ * the target u_n+ >= -e nu_n- as the prescribed velocity u_i of Eq. (41). */
+mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
+                           const mcd_contact_point *c, const mcd_nslcp_options *o,
+                           const mcd_contact_options *copt, mcd_error *err);
+/* The LCP as an MLCP with lo = 0, hi = +inf (pointers into w). */
+mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out);
+/* From a solution z of the LCP: the free impulses, the impulses of cws
+ * (for mcd_contact_velocity_update) and the friction forces remembered for
+ * the next step. MCD_ERR_NONFINITE if z or the result is not finite. */
+mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z, mcd_error *err);
+
+/* After take: contact k's mode (1 sliding, 0 sticking), number of
+ * directions, and the velocity parameters (w_up, w_lo) of direction j. */
+int mcd_nslcp_sliding(const mcd_nslcp_ws *w, int k);
+int mcd_nslcp_ndirections(const mcd_nslcp_ws *w, int k);
+mcd_status mcd_nslcp_velocity_params(const mcd_nslcp_ws *w, int k, int j, double *w_up,
+                                     double *w_lo);
+
+/* The workspace of a simulator whose method is nslcp-lemke or
+ * nslcp-judice (NULL otherwise), for inspection after a step. */
+struct mcd_sim;
+mcd_nslcp_ws *mcd_sim_nslcp_ws(struct mcd_sim *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

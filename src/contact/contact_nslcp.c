@@ -1,0 +1,385 @@
+/* The non-singular friction LCP of Peiret et al. (2017) from a step's
+ * contact set-up (include/mcdyn/nslcp.h): stick/slide directions, the
+ * relaxation of Eq. (39)-(42), the Schur complement of the free impulses
+ * (closure rows and tangent rows) and the recovery of the impulses.
+ *
+ * Storage: the free block A_ff and the columns B, Y = A_ff^{-1} B are
+ * column-major with leading dimension nfree (LAPACK); M is row-major. */
+#include "../base/lapack.h"
+#include "contact_internal.h"
+#include "mcdyn/nslcp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mcd_nslcp_ws {
+    int max_contacts, nb, max_dir, max_n, max_free;
+    int nc, K, n, nfree;     /* contacts, directions, LCP size, free impulses */
+    double h, eps_b;         /* step; closure relaxation, Eq. (40) */
+    double *M, *q, *lo, *hi; /* the LCP (max_n^2, max_n) */
+    double *Aff;             /* max_free^2, then its Cholesky factor */
+    double *B, *Y;           /* max_free x max_n */
+    double *y0;              /* max_free: A_ff^{-1} q_f */
+    double *x;               /* max_free: the free impulses */
+    double *dir;             /* 2 max_dir per contact: (cos, sin) in the (f, o) plane */
+    double *mu_dir;          /* max_dir per contact: the bound of each direction */
+    int *ndir, *off;         /* per contact: directions, offset among the K */
+    unsigned char *sliding;  /* per contact */
+    double *eps_n, *eps_t;   /* per contact: Eq. (40) */
+    double *d;               /* 3 per contact (n, f, o): Eq. (41)-(42) */
+    double *z;               /* max_n: the solution taken */
+    double *r;               /* nb + 3 max_contacts: impulses in fc3d order */
+    double *back;            /* 3 per contact: position moved back by h nu- */
+    /* previous step, for lambda_t of Eq. (42) */
+    int nprev;
+    int *prev_a, *prev_b;
+    double *prev_x, *prev_lt; /* 3 per contact: position, world friction force */
+    double *cur_x;            /* 3 per contact: positions of this step */
+    int *cur_a, *cur_b;
+};
+
+mcd_nslcp_options mcd_nslcp_default_options(void)
+{
+    mcd_nslcp_options o = {1e10, 1e8, 1e8, 1e5, 1e10, 1e8, 1e-3, 1e-2, 2, 1e-2};
+    return o;
+}
+
+mcd_status mcd_nslcp_check_options(const mcd_nslcp_options *o, mcd_error *err)
+{
+    if (!o) return mcd_fail(err, MCD_ERR_ARG, "nslcp: NULL options");
+    const double v[9] = {o->k_n, o->b_n,  o->k_t, o->b_t,           o->k_b,
+                         o->b_b, o->v_th, o->rho, o->match_distance};
+    static const char *const name[9] = {"k_n", "b_n",  "k_t", "b_t",           "k_b",
+                                        "b_b", "v_th", "rho", "match_distance"};
+    for (int i = 0; i < 9; i++) {
+        if (!isfinite(v[i]))
+            return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: %s is not finite", name[i]);
+        if (v[i] < 0) return mcd_fail(err, MCD_ERR_ARG, "nslcp: %s = %g < 0", name[i], v[i]);
+    }
+    if (o->k_n + o->b_n == 0 || o->k_t + o->b_t == 0 || o->k_b + o->b_b == 0)
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "nslcp: k_n + b_n, k_t + b_t and k_b + b_b must be > 0 (relaxation of "
+                        "Eq. 40)");
+    if (o->ndir < 2 || o->ndir > MCD_NSLCP_MAX_DIR)
+        return mcd_fail(err, MCD_ERR_ARG, "nslcp: ndir = %d not in [2, %d]", o->ndir,
+                        MCD_NSLCP_MAX_DIR);
+    return MCD_OK;
+}
+
+void mcd_nslcp_ws_free(mcd_nslcp_ws *w)
+{
+    if (!w) return;
+    free(w->M), free(w->q), free(w->lo), free(w->hi), free(w->Aff), free(w->B), free(w->Y);
+    free(w->y0), free(w->x), free(w->dir), free(w->mu_dir), free(w->ndir), free(w->off);
+    free(w->sliding), free(w->eps_n), free(w->eps_t), free(w->d), free(w->z), free(w->r);
+    free(w->back), free(w->prev_a), free(w->prev_b), free(w->prev_x), free(w->prev_lt);
+    free(w->cur_x), free(w->cur_a), free(w->cur_b);
+    free(w);
+}
+
+mcd_status mcd_nslcp_ws_create(int max_contacts, int nb, int max_dir, mcd_nslcp_ws **out,
+                               mcd_error *err)
+{
+    if (!out || max_contacts < 0 || nb < 0 || max_dir < 2 || max_dir > MCD_NSLCP_MAX_DIR)
+        return mcd_fail(err, MCD_ERR_ARG, "nslcp: bad workspace size");
+    mcd_nslcp_ws *w = calloc(1, sizeof *w);
+    if (!w) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    w->max_contacts = max_contacts, w->nb = nb, w->max_dir = max_dir;
+    w->max_n = max_contacts * (1 + 2 * max_dir);
+    w->max_free = nb + 2 * max_contacts;
+    const size_t c = (size_t)(max_contacts ? max_contacts : 1), n = (size_t)(w->max_n + 1),
+                 f = (size_t)(w->max_free + 1);
+    w->M = malloc(n * n * sizeof *w->M), w->q = malloc(n * sizeof *w->q);
+    w->lo = malloc(n * sizeof *w->lo), w->hi = malloc(n * sizeof *w->hi);
+    w->Aff = malloc(f * f * sizeof *w->Aff);
+    w->B = malloc(f * n * sizeof *w->B), w->Y = malloc(f * n * sizeof *w->Y);
+    w->y0 = malloc(f * sizeof *w->y0), w->x = malloc(f * sizeof *w->x);
+    w->dir = malloc(2 * c * (size_t)max_dir * sizeof *w->dir);
+    w->mu_dir = malloc(c * (size_t)max_dir * sizeof *w->mu_dir);
+    w->ndir = malloc(c * sizeof *w->ndir), w->off = malloc(c * sizeof *w->off);
+    w->sliding = malloc(c), w->eps_n = malloc(c * sizeof *w->eps_n);
+    w->eps_t = malloc(c * sizeof *w->eps_t), w->d = malloc(3 * c * sizeof *w->d);
+    w->z = malloc(n * sizeof *w->z), w->r = malloc((nb + 3 * c) * sizeof *w->r);
+    w->back = malloc(3 * c * sizeof *w->back);
+    w->prev_a = malloc(c * sizeof *w->prev_a), w->prev_b = malloc(c * sizeof *w->prev_b);
+    w->cur_a = malloc(c * sizeof *w->cur_a), w->cur_b = malloc(c * sizeof *w->cur_b);
+    w->prev_x = malloc(3 * c * sizeof *w->prev_x), w->prev_lt = malloc(3 * c * sizeof *w->prev_lt);
+    w->cur_x = malloc(3 * c * sizeof *w->cur_x);
+    if (!w->M || !w->q || !w->lo || !w->hi || !w->Aff || !w->B || !w->Y || !w->y0 || !w->x ||
+        !w->dir || !w->mu_dir || !w->ndir || !w->off || !w->sliding || !w->eps_n || !w->eps_t ||
+        !w->d || !w->z || !w->r || !w->back || !w->prev_a || !w->prev_b || !w->cur_a || !w->cur_b ||
+        !w->prev_x || !w->prev_lt || !w->cur_x) {
+        mcd_nslcp_ws_free(w);
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
+    }
+    *out = w;
+    return MCD_OK;
+}
+
+int mcd_nslcp_capacity(const mcd_nslcp_ws *w)
+{
+    return w ? w->max_n : 0;
+}
+
+/* The previous step's friction force [N] of contact k, in (f, o): that of
+ * the nearest previous contact of the same bodies within match_distance of
+ * the point moved back by h nu-; zero if none. */
+static void previous_force(const mcd_nslcp_ws *w, const mcd_contact_ws *cws,
+                           const mcd_contact_point *c, int k, double dist, double lt[2])
+{
+    int best = -1;
+    double dmin = dist;
+    for (int j = 0; j < w->nprev; j++) {
+        if (w->prev_a[j] != c->body_a || w->prev_b[j] != c->body_b) continue;
+        double dx[3];
+        mcd_v3_sub(dx, w->back + 3 * k, w->prev_x + 3 * j);
+        const double dj = mcd_v3_norm(dx);
+        if (dj <= dmin) dmin = dj, best = j;
+    }
+    const double *F = cws->frame + 9 * k;
+    lt[0] = best < 0 ? 0.0 : mcd_v3_dot(F, w->prev_lt + 3 * best);
+    lt[1] = best < 0 ? 0.0 : mcd_v3_dot(F + 3, w->prev_lt + 3 * best);
+}
+
+/* Stick/slide mode and directions of contact k (Eq. 18-20 or Eq. 31-34). */
+static void directions(mcd_nslcp_ws *w, int k, const double ut[2], double mu,
+                       const mcd_nslcp_options *o)
+{
+    double *e = w->dir + 2 * (size_t)w->max_dir * k, *m = w->mu_dir + (size_t)w->max_dir * k;
+    const double s = hypot(ut[0], ut[1]);
+    w->sliding[k] = s >= o->v_th && s > 0;
+    if (w->sliding[k]) { /* E = [e_t e_l], mu = (mu_k, 0), Eq. (34) */
+        e[0] = ut[0] / s, e[1] = ut[1] / s;
+        e[2] = -e[1], e[3] = e[0];
+        m[0] = mu, m[1] = 0.0;
+        w->ndir[k] = 2;
+        return;
+    }
+    for (int j = 0; j < o->ndir; j++) {
+        e[2 * j] = cos(M_PI * j / o->ndir), e[2 * j + 1] = sin(M_PI * j / o->ndir);
+        m[j] = mu;
+    }
+    w->ndir[k] = o->ndir;
+}
+
+/* Row of W of free impulse i: closure rows, then (f, o) of each contact. */
+static int free_row(const mcd_nslcp_ws *w, int i)
+{
+    return i < w->nb ? i : w->nb + 3 * ((i - w->nb) / 2) + 1 + (i - w->nb) % 2;
+}
+
+/* Per contact: mode, directions, relaxation eps (Eq. 40) and d (Eq. 41-42). */
+static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_contact_point *c,
+                          const mcd_nslcp_options *o, const mcd_contact_options *copt)
+{
+    const double h = w->h;
+    int K = 0;
+    w->eps_b = 1.0 / (o->k_b * h * h + o->b_b * h);
+    for (int k = 0; k < w->nc; k++) {
+        const double *v = cws->out_velocity + 3 * k, *F = cws->frame + 9 * k; /* nu-: f, o, n */
+        for (int a = 0; a < 3; a++)
+            w->back[3 * k + a] =
+                c[k].pos[a] - h * (v[0] * F[a] + v[1] * F[3 + a] + v[2] * F[6 + a]);
+        directions(w, k, v, c[k].mu, o);
+        w->off[k] = K;
+        K += w->ndir[k];
+        w->eps_n[k] = 1.0 / (o->k_n * h * h + o->b_n * h);
+        w->eps_t[k] = 1.0 / (o->k_t * h * h + o->b_t * h);
+        const double phi = c[k].gap;
+        const int closes =
+            !copt->no_restitution && v[2] < -copt->restitution_velocity && phi + v[2] * h < 0;
+        /* Eq. (41): d = eps h k phi - u for a penetration; a positive gap may
+         * close within the step; the restitution target replaces either
+         * when larger (the rule of the other methods, contact.h) */
+        const double bias = phi < 0 ? -w->eps_n[k] * h * o->k_n * phi : -phi / h;
+        w->d[3 * k] = closes ? -fmax(bias, -c[k].restitution * v[2]) : -bias;
+        double lt[2];
+        previous_force(w, cws, &c[k], k, o->match_distance, lt);
+        for (int a = 0; a < 2; a++) /* Eq. (42) */
+            w->d[3 * k + 1 + a] = -w->eps_t[k] * h * (lt[a] + o->b_t * v[a]);
+    }
+    w->K = K;
+    w->n = w->nc + 2 * K;
+    w->nfree = w->nb + 2 * w->nc;
+}
+
+/* A_ff = W_ff + eps_b, eps_t on the closure and tangent rows, q_f into y0,
+ * and B = [A_fn, -E, E]. */
+static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
+{
+    const int nf = w->nfree, nr = cws->nrows, nc = w->nc, K = w->K;
+    for (int i = 0; i < nf; i++) {
+        const int ri = free_row(w, i);
+        for (int j = 0; j < nf; j++)
+            w->Aff[(size_t)j * nf + i] = cws->W[(size_t)ri * nr + free_row(w, j)];
+        if (i >= w->nb) {
+            const int k = (i - w->nb) / 2, a = (i - w->nb) % 2;
+            w->Aff[(size_t)i * nf + i] += w->eps_t[k];
+            w->y0[i] = cws->nu_free[ri] + w->d[3 * k + 1 + a];
+        } else { /* closure row: delta_b = u_b = 0, the drift is projected after the step */
+            w->Aff[(size_t)i * nf + i] += w->eps_b;
+            w->y0[i] = cws->nu_free[ri];
+        }
+    }
+    memset(w->B, 0, (size_t)nf * (size_t)w->n * sizeof *w->B);
+    for (int k = 0; k < nc; k++) {
+        const int rn = w->nb + 3 * k;
+        for (int i = 0; i < nf; i++)
+            w->B[(size_t)k * nf + i] = cws->W[(size_t)free_row(w, i) * nr + rn];
+        const double *e = w->dir + 2 * (size_t)w->max_dir * k;
+        for (int j = 0; j < w->ndir[k]; j++) {
+            const int up = nc + w->off[k] + j, lo = up + K, t = w->nb + 2 * k;
+            for (int a = 0; a < 2; a++) {
+                w->B[(size_t)up * nf + t + a] = -e[2 * j + a]; /* u_t = E (w_up - w_lo), Eq. (28) */
+                w->B[(size_t)lo * nf + t + a] = e[2 * j + a];
+            }
+        }
+    }
+}
+
+/* M = D - S B^T Y and q = q_c - S B^T y0 with S = diag(1 on p_n, -1 on w),
+ * D = [[A_nn, 0, 0], [mu, 0, rho], [mu, rho, 0]] (Eq. 35 reduced). */
+static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_nslcp_options *o)
+{
+    const int nf = w->nfree, n = w->n, nc = w->nc, K = w->K, nr = cws->nrows;
+    for (int i = 0; i < n; i++) {
+        const double s = i < nc ? 1.0 : -1.0, *bi = w->B + (size_t)i * nf;
+        for (int j = 0; j < n; j++) {
+            const double *yj = w->Y + (size_t)j * nf;
+            double t = 0.0;
+            for (int f = 0; f < nf; f++) t += bi[f] * yj[f];
+            w->M[(size_t)i * n + j] = -s * t;
+        }
+        double t = 0.0;
+        for (int f = 0; f < nf; f++) t += bi[f] * w->y0[f];
+        w->q[i] = -s * t;
+        w->lo[i] = 0.0, w->hi[i] = INFINITY;
+    }
+    for (int k = 0; k < nc; k++) {
+        const int rn = w->nb + 3 * k;
+        for (int l = 0; l < nc; l++)
+            w->M[(size_t)k * n + l] += cws->W[(size_t)rn * nr + w->nb + 3 * l];
+        w->M[(size_t)k * n + k] += w->eps_n[k];
+        w->q[k] += cws->nu_free[rn] + w->d[3 * k];
+        for (int j = 0; j < w->ndir[k]; j++) {
+            const int up = nc + w->off[k] + j, lo = up + K;
+            const double mu = w->mu_dir[(size_t)w->max_dir * k + j];
+            w->M[(size_t)up * n + k] += mu; /* sigma~_lo row, Eq. (30) */
+            w->M[(size_t)up * n + lo] += o->rho;
+            w->M[(size_t)lo * n + k] += mu; /* sigma~_up row, Eq. (29) */
+            w->M[(size_t)lo * n + up] += o->rho;
+        }
+    }
+}
+
+static mcd_status check_build(const mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
+                              const mcd_contact_point *c, const mcd_nslcp_options *o,
+                              const mcd_contact_options *copt, mcd_error *err)
+{
+    if (!w || !cws || !o || !copt || (nc > 0 && !c))
+        return mcd_fail(err, MCD_ERR_ARG, "nslcp: NULL argument");
+    mcd_status s = mcd_nslcp_check_options(o, err);
+    if (s != MCD_OK) return s;
+    if (nc != cws->nc || cws->nb != w->nb)
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "nslcp: %d contacts and %d closure rows given, the "
+                        "set-up has %d and %d",
+                        nc, w->nb, cws->nc, cws->nb);
+    if (nc > w->max_contacts || o->ndir > w->max_dir)
+        return mcd_fail(err, MCD_ERR_CAPACITY,
+                        "nslcp: %d contacts / %d directions exceed the "
+                        "workspace's %d / %d",
+                        nc, o->ndir, w->max_contacts, w->max_dir);
+    return MCD_OK;
+}
+
+mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
+                           const mcd_contact_point *c, const mcd_nslcp_options *o,
+                           const mcd_contact_options *copt, mcd_error *err)
+{
+    mcd_status s = check_build(w, cws, nc, c, o, copt, err);
+    if (s != MCD_OK) return s;
+    w->nc = nc, w->h = cws->dt;
+    contact_terms(w, cws, c, o, copt);
+    for (int k = 0; k < nc; k++) { /* identities remembered by take */
+        w->cur_a[k] = c[k].body_a, w->cur_b[k] = c[k].body_b;
+        mcd_v3_copy(w->cur_x + 3 * k, c[k].pos);
+    }
+    free_block(w, cws);
+    int nf = w->nfree, n = w->n, info = 0;
+    if (nf > 0) {
+        dpotrf_("L", &nf, w->Aff, &nf, &info);
+        if (info != 0)
+            return mcd_fail(err, MCD_ERR_SINGULAR,
+                            "nslcp: the block of the closure and tangent rows is not positive "
+                            "definite");
+        memcpy(w->Y, w->B, (size_t)nf * (size_t)n * sizeof *w->Y);
+        int one = 1;
+        if (n > 0) dpotrs_("L", &nf, &n, w->Aff, &nf, w->Y, &nf, &info);
+        dpotrs_("L", &nf, &one, w->Aff, &nf, w->y0, &nf, &info);
+    }
+    reduced_lcp(w, cws, o);
+    return MCD_OK;
+}
+
+mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out)
+{
+    if (!w || !out) return MCD_ERR_ARG;
+    out->n = w->n, out->M = w->M, out->q = w->q, out->lo = w->lo, out->hi = w->hi;
+    return MCD_OK;
+}
+
+/* Remembers this step's contacts and world friction forces p_t / h. */
+static void remember(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
+{
+    for (int k = 0; k < w->nc; k++) {
+        const double *F = cws->frame + 9 * k, *p = w->r + w->nb + 3 * k;
+        for (int a = 0; a < 3; a++) w->prev_lt[3 * k + a] = (p[1] * F[a] + p[2] * F[3 + a]) / w->h;
+        mcd_v3_copy(w->prev_x + 3 * k, w->cur_x + 3 * k);
+        w->prev_a[k] = w->cur_a[k], w->prev_b[k] = w->cur_b[k];
+    }
+    w->nprev = w->nc;
+}
+
+mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z, mcd_error *err)
+{
+    if (!w || !cws || (w->n > 0 && !z)) return mcd_fail(err, MCD_ERR_ARG, "nslcp: NULL argument");
+    const int nf = w->nfree, n = w->n;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(z[i])) return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: z[%d] not finite", i);
+    memcpy(w->z, z, (size_t)n * sizeof *z);
+    for (int f = 0; f < nf; f++) { /* x = -(Y z + y0) */
+        double t = w->y0[f];
+        for (int j = 0; j < n; j++) t += w->Y[(size_t)j * nf + f] * z[j];
+        w->x[f] = -t;
+    }
+    memcpy(w->r, w->x, (size_t)w->nb * sizeof *w->r);
+    for (int k = 0; k < w->nc; k++) {
+        double *r = w->r + w->nb + 3 * k;
+        r[0] = z[k], r[1] = w->x[w->nb + 2 * k], r[2] = w->x[w->nb + 2 * k + 1];
+    }
+    if (mcd_contact_take_fc3d(cws, w->r) != MCD_OK)
+        return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: non-finite impulses");
+    remember(w, cws);
+    return MCD_OK;
+}
+
+int mcd_nslcp_sliding(const mcd_nslcp_ws *w, int k)
+{
+    return w && k >= 0 && k < w->nc ? w->sliding[k] : 0;
+}
+
+int mcd_nslcp_ndirections(const mcd_nslcp_ws *w, int k)
+{
+    return w && k >= 0 && k < w->nc ? w->ndir[k] : 0;
+}
+
+mcd_status mcd_nslcp_velocity_params(const mcd_nslcp_ws *w, int k, int j, double *w_up,
+                                     double *w_lo)
+{
+    if (!w || !w_up || !w_lo || k < 0 || k >= w->nc || j < 0 || j >= w->ndir[k]) return MCD_ERR_ARG;
+    *w_up = w->z[w->nc + w->off[k] + j];
+    *w_lo = w->z[w->nc + w->K + w->off[k] + j];
+    return MCD_OK;
+}

@@ -1,0 +1,265 @@
+/* Multi-contact maximum-dissipation law of Preclik, Eibl & Ruede, Eq. (5),
+ * by nonlinear block Gauss-Seidel or weighted block Jacobi over the
+ * contacts, each block solved in closed form by mcd_maxdiss_single; the
+ * bilateral rows are free rows relaxed by scalar Gauss-Seidel (Jacobi).
+ * See include/mcdyn/impact.h for the residual and the regularisation. */
+#include "mcdyn/impact.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
+#define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
+#define MB_ZERO_BLK (-1.0)
+
+/* Shared state of one solve. */
+typedef struct mb_solve {
+    const mcd_fc3d *p;
+    const mcd_maxdiss_opts *o;
+    int n;
+    double *u;     /* W r + q */
+    double *F;     /* the Jacobi map F(r) */
+    double *best;  /* iterate of least residual */
+    double *delta; /* per contact: 0 regular, > 0 regularised, MB_ZERO_BLK zero */
+    mcd_error *err;
+} mb_solve;
+
+static double mb_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
+{
+    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8};
+    return o;
+}
+
+size_t mcd_maxdiss_work_size(const mcd_fc3d *p)
+{
+    if (!p || p->nb < 0 || p->nc < 0) return 0;
+    return 3 * (size_t)mcd_fc3d_size(p) + (size_t)p->nc;
+}
+
+static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, const double *r,
+                                  const double *work, mcd_error *err)
+{
+    if (!p || !o || !r || !work)
+        return mcd_fail(err, MCD_ERR_ARG, "maxdiss-bgs: NULL problem, options, r or work");
+    mcd_status s = mcd_fc3d_check(p, err);
+    if (s != MCD_OK) return s;
+    if (o->max_iter <= 0 || !(o->tol > 0) || !isfinite(o->tol))
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "maxdiss-bgs: need max_iter > 0 and finite tol > 0 (got %d, %g)",
+                        o->max_iter, o->tol);
+    if ((o->jacobi != 0 && o->jacobi != 1) || !(o->omega > 0 && o->omega <= 1) ||
+        !(o->regularization > 0 && o->regularization < 1))
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "maxdiss-bgs: need jacobi 0 or 1, omega in (0, 1], regularization in "
+                        "(0, 1) (got %d, %g, %g)",
+                        o->jacobi, o->omega, o->regularization);
+    for (int i = 0; i < mcd_fc3d_size(p); i++)
+        if (!isfinite(r[i]))
+            return mcd_fail(err, MCD_ERR_NONFINITE, "maxdiss-bgs: initial r[%d] is not finite", i);
+    return MCD_OK;
+}
+
+/* The symmetrised diagonal block W_kk (row-major 3x3). */
+static void diag_block(const mb_solve *m, int k, double A[9])
+{
+    int i0 = m->p->nb + 3 * k;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            A[3 * i + j] = 0.5 * (m->p->W[(size_t)(i0 + i) * m->n + i0 + j] +
+                                  m->p->W[(size_t)(i0 + j) * m->n + i0 + i]);
+}
+
+/* delta_k of impact.h: Cholesky pivots of W_kk relative to its largest entry. */
+static double block_delta(const mb_solve *m, int k)
+{
+    double A[9], L[9] = {0}, amax = 0.0, dmax = 0.0;
+    diag_block(m, k, A);
+    for (int i = 0; i < 9; i++) amax = fmax(amax, fabs(A[i]));
+    for (int i = 0; i < 3; i++) dmax = fmax(dmax, A[4 * i]);
+    if (amax == 0.0) return MB_ZERO_BLK;
+    for (int j = 0; j < 3; j++) {
+        double d = A[4 * j];
+        for (int l = 0; l < j; l++) d -= L[3 * j + l] * L[3 * j + l];
+        if (!(d > MB_PD_TOL * amax)) return m->o->regularization * dmax;
+        L[4 * j] = sqrt(d);
+        for (int i = j + 1; i < 3; i++) {
+            double s = A[3 * i + j];
+            for (int l = 0; l < j; l++) s -= L[3 * i + l] * L[3 * j + l];
+            L[3 * i + j] = s / L[4 * j];
+        }
+    }
+    return 0.0;
+}
+
+/* (W r + q)_i */
+static double row_dot(const mb_solve *m, int i, const double *r)
+{
+    const double *row = m->p->W + (size_t)i * m->n;
+    double s = m->p->q[i];
+    for (int j = 0; j < m->n; j++) s += row[j] * r[j];
+    return s;
+}
+
+/* Block update of contact k (Eq. (5)) given its velocity uk = (W r + q)_k at
+ * the current r: x = mcd_maxdiss_single(W_kk (+ delta I), b_k, mu_k) with
+ * b_k = uk - W_kk r_k (- delta r_k). */
+static mcd_status block_update(const mb_solve *m, int k, const double uk[3], const double *r,
+                               double x[3])
+{
+    double delta = m->delta[k];
+    if (delta == MB_ZERO_BLK) {
+        x[0] = x[1] = x[2] = 0.0;
+        return MCD_OK;
+    }
+    const double *rk = r + m->p->nb + 3 * k;
+    double A[9], b[3];
+    diag_block(m, k, A);
+    for (int i = 0; i < 3; i++)
+        b[i] = uk[i] - (A[3 * i] * rk[0] + A[3 * i + 1] * rk[1] + A[3 * i + 2] * rk[2]);
+    for (int i = 0; i < 3; i++) {
+        A[4 * i] += delta;
+        b[i] -= delta * rk[i];
+    }
+    mcd_error e = {0};
+    mcd_status s = mcd_maxdiss_single(A, b, m->p->mu[k], x, &e);
+    if (s != MCD_OK) return mcd_fail(m->err, s, "maxdiss-bgs: contact %d: %s", k, e.msg);
+    return MCD_OK;
+}
+
+/* R(r) of impact.h; fills m->u = W r + q and m->F = F(r). */
+static mcd_status residual(const mb_solve *m, const double *r, double *R)
+{
+    const mcd_fc3d *p = m->p;
+    double res = 0.0;
+    for (int i = 0; i < m->n; i++) m->u[i] = row_dot(m, i, r);
+    for (int i = 0; i < p->nb; i++) {
+        double wii = p->W[(size_t)i * m->n + i];
+        m->F[i] = wii > 0 ? r[i] - m->u[i] / wii : r[i];
+        res = fmax(res, fabs(m->u[i]));
+    }
+    for (int k = 0; k < p->nc; k++) {
+        int i0 = p->nb + 3 * k;
+        mcd_status s = block_update(m, k, m->u + i0, r, m->F + i0);
+        if (s != MCD_OK) return s;
+        double A[9], d[3];
+        diag_block(m, k, A);
+        for (int i = 0; i < 3; i++) d[i] = r[i0 + i] - m->F[i0 + i];
+        for (int i = 0; i < 3; i++)
+            res = fmax(res, fabs(A[3 * i] * d[0] + A[3 * i + 1] * d[1] + A[3 * i + 2] * d[2]));
+        res = fmax(res, -m->u[i0]);
+    }
+    for (int i = 0; i < m->n; i++)
+        if (!isfinite(m->u[i]) || !isfinite(m->F[i])) res = NAN;
+    *R = res;
+    return MCD_OK;
+}
+
+/* One sweep of nonlinear block Gauss-Seidel: bilateral rows, then contacts,
+ * each from the newest r. */
+static mcd_status sweep_gauss_seidel(const mb_solve *m, double *r)
+{
+    const mcd_fc3d *p = m->p;
+    for (int i = 0; i < p->nb; i++) {
+        double wii = p->W[(size_t)i * m->n + i];
+        if (wii > 0) r[i] -= row_dot(m, i, r) / wii;
+    }
+    for (int k = 0; k < p->nc; k++) {
+        int i0 = p->nb + 3 * k;
+        double uk[3] = {row_dot(m, i0, r), row_dot(m, i0 + 1, r), row_dot(m, i0 + 2, r)}, x[3];
+        mcd_status s = block_update(m, k, uk, r, x);
+        if (s != MCD_OK) return s;
+        memcpy(r + i0, x, sizeof x);
+    }
+    return MCD_OK;
+}
+
+/* Weighted block Jacobi: r <- r + omega (F(r) - r), F(r) from the last
+ * residual evaluation. */
+static void sweep_jacobi(const mb_solve *m, double *r)
+{
+    for (int i = 0; i < m->n; i++) r[i] += m->o->omega * (m->F[i] - r[i]);
+}
+
+static int all_finite(int n, const double *x)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(x[i])) return 0;
+    return 1;
+}
+
+/* The iteration from r (already copied to m->best); returns MCD_OK when
+ * R <= tol, else the reason it stopped. */
+static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
+{
+    double R, R0;
+    mcd_status s = residual(m, r, &R);
+    if (s != MCD_OK) return s;
+    R0 = R;
+    st->residual = R;
+    while (!(st->residual <= m->o->tol) && st->iterations < m->o->max_iter) {
+        if (m->o->jacobi)
+            sweep_jacobi(m, r);
+        else if ((s = sweep_gauss_seidel(m, r)) != MCD_OK)
+            return s;
+        st->iterations++;
+        if (!all_finite(m->n, r) || (s = residual(m, r, &R)) != MCD_OK || isnan(R) ||
+            R > MB_DIVERGE * R0)
+            return s != MCD_OK ? s
+                               : mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
+                                          "maxdiss-bgs: diverged after %d sweeps (residual %g, "
+                                          "start %g%s); best residual %g",
+                                          st->iterations, R, R0,
+                                          m->o->jacobi ? ", omega too large?" : "", st->residual);
+        if (R < st->residual) {
+            st->residual = R;
+            memcpy(m->best, r, (size_t)m->n * sizeof *r);
+        }
+    }
+    if (st->residual <= m->o->tol) return MCD_OK;
+    return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
+                    "maxdiss-bgs: residual %g > tol %g after %d sweeps", st->residual, m->o->tol,
+                    st->iterations);
+}
+
+mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
+                             mcd_maxdiss_stats *st, mcd_error *err)
+{
+    double t0 = mb_now();
+    mcd_maxdiss_stats local;
+    if (!st) st = &local;
+    memset(st, 0, sizeof *st);
+    mcd_status s = check_arguments(p, o, r, work, err);
+    if (s != MCD_OK) {
+        st->status = s;
+        st->seconds = mb_now() - t0;
+        return s;
+    }
+    int n = mcd_fc3d_size(p);
+    mb_solve m = {p, o, n, work, work + n, work + 2 * (size_t)n, work + 3 * (size_t)n, err};
+    for (int k = 0; k < p->nc; k++) {
+        m.delta[k] = block_delta(&m, k);
+        if (m.delta[k] == MB_ZERO_BLK) {
+            st->zero_blocks++;
+            memset(r + p->nb + 3 * k, 0, 3 * sizeof *r);
+        } else if (m.delta[k] > 0) {
+            st->regularized_blocks++;
+        }
+    }
+    memcpy(m.best, r, (size_t)n * sizeof *r);
+    s = iterate(&m, r, st);
+    memcpy(r, m.best, (size_t)n * sizeof *r);
+    double e = 0.0;
+    for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
+    st->energy = e;
+    st->status = s;
+    st->seconds = mb_now() - t0;
+    return s;
+}

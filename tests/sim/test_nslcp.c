@@ -1,0 +1,568 @@
+/* The non-singular friction LCP (Peiret, Kovecses & Font-Llagunes 2017) on
+ * the box-on-ground example of their Table 1: a 1 kg cube of side 1 m on
+ * the plane z = 0 with its four bottom corners as contacts (coplanar,
+ * redundant), v_y = 5 m/s, w_z = 2 pi 1/s, mu = 1, k_n = 1e10, b_n = 1e8,
+ * k_t = 1e8, b_t = 1e5, v_th = 1e-3, h = 10 ms and 1 ms. */
+#include <check.h>
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcdyn/mcdyn.h"
+#include "mcdyn/runner.h"
+
+#define SIDE 1.0
+#define MU   1.0
+#define V0   5.0
+#define W0   (2 * M_PI)
+
+/* No allocation inside a solve / step: malloc, calloc and realloc are
+ * interposed (this executable's definitions take precedence over libc's
+ * for the whole process, the library included) and counted while counting
+ * is set, after a warm-up (BLAS may set up its buffers once). Not with
+ * AddressSanitizer, which owns malloc. */
+#if !defined(__SANITIZE_ADDRESS__)
+#define COUNT_ALLOCATIONS 1
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+
+static int counting;
+static long allocations;
+
+void *malloc(size_t size)
+{
+    allocations += counting;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    allocations += counting;
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size)
+{
+    allocations += counting;
+    return __libc_realloc(p, size);
+}
+#endif
+
+static mcd_model *box_model(void)
+{
+    mcd_builder *b = NULL;
+    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
+    mcd_link_desc l = mcd_link_desc_default();
+    l.name = "box";
+    l.jtype = MCD_JOINT_FREE;
+    l.mass.mass = 1.0;
+    l.mass.inertia[0] = l.mass.inertia[4] = l.mass.inertia[8] = SIDE * SIDE / 6.0;
+    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
+    mcd_model *m = NULL;
+    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
+    mcd_builder_free(b);
+    return m;
+}
+
+/* The four bottom corners within 1 cm of the plane z = 0. */
+static mcd_status box_ground(void *user, const mcd_model *m, const mcd_data *d, const double *q,
+                             mcd_contact_point *c, int capacity, int *n, mcd_error *err)
+{
+    (void)user, (void)m, (void)d, (void)err;
+    double R[9];
+    mcd_quat_to_m3(R, q + 3);
+    *n = 0;
+    for (int i = 0; i < 4; i++) {
+        const double local[3] = {(i & 1 ? 0.5 : -0.5) * SIDE, (i & 2 ? 0.5 : -0.5) * SIDE,
+                                 -0.5 * SIDE};
+        double p[3];
+        mcd_m3_mul_v(p, R, local);
+        mcd_v3_add(p, p, q);
+        if (p[2] > 0.01) continue;
+        if (*n >= capacity) return MCD_ERR_CAPACITY;
+        mcd_contact_point cp = {0, -1, {p[0], p[1], p[2]}, {0, 0, 1}, p[2], MU, 0.0};
+        c[(*n)++] = cp;
+    }
+    return MCD_OK;
+}
+
+static mcd_sim *box_sim(const mcd_model *m, mcd_step_method method, double h, double rho, int ndir)
+{
+    mcd_sim_options o = mcd_sim_default_options();
+    o.dt = h;
+    o.solver = method;
+    o.solver_opts = mcd_step_method_default_opts(method);
+    o.nslcp.rho = rho;
+    o.nslcp.ndir = ndir;
+    mcd_sim *s = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
+    mcd_sim_set_contact_provider(s, box_ground, NULL);
+    const double q[7] = {0, 0, 0.5 * SIDE, 1, 0, 0, 0}, qd[6] = {0, V0, 0, 0, 0, W0};
+    ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
+    return s;
+}
+
+/* Numerical rank by Gaussian elimination with complete pivoting: pivots
+ * above n eps max|a| (the rule of MATLAB's rank, on the pivots). */
+static int numerical_rank(int n, const double *M)
+{
+    double *A = malloc((size_t)n * n * sizeof *A);
+    memcpy(A, M, (size_t)n * n * sizeof *A);
+    double amax = 0.0;
+    for (int i = 0; i < n * n; i++) amax = fmax(amax, fabs(A[i]));
+    const double tol = n * DBL_EPSILON * amax;
+    int rank = 0;
+    for (int k = 0; k < n; k++) {
+        int pi = k, pj = k;
+        for (int i = k; i < n; i++)
+            for (int j = k; j < n; j++)
+                if (fabs(A[i * n + j]) > fabs(A[pi * n + pj])) pi = i, pj = j;
+        if (!(fabs(A[pi * n + pj]) > tol)) break;
+        for (int j = 0; j < n; j++) { /* rows k <-> pi, columns k <-> pj */
+            double t = A[k * n + j];
+            A[k * n + j] = A[pi * n + j], A[pi * n + j] = t;
+        }
+        for (int i = 0; i < n; i++) {
+            double t = A[i * n + k];
+            A[i * n + k] = A[i * n + pj], A[i * n + pj] = t;
+        }
+        for (int i = k + 1; i < n; i++) {
+            const double f = A[i * n + k] / A[k * n + k];
+            for (int j = k; j < n; j++) A[i * n + j] -= f * A[k * n + j];
+        }
+        rank++;
+    }
+    free(A);
+    return rank;
+}
+
+/* The reduced LCP of the initial state (sliding, four contacts), built
+ * through the public contact layer; M and q copied into Mq (n^2 + n). */
+static int first_lcp(const mcd_model *m, double h, double rho, double *Mq)
+{
+    mcd_data *d = NULL;
+    mcd_contact_ws *cws = NULL;
+    mcd_nslcp_ws *w = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_contact_ws_create(m, d, 4, 4, &cws, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_nslcp_ws_create(4, 0, 2, &w, NULL), MCD_OK);
+    const double q[7] = {0, 0, 0.5 * SIDE, 1, 0, 0, 0}, qd[6] = {0, V0, 0, 0, 0, W0};
+    const double tau[6] = {0};
+    mcd_contact_point c[4];
+    int nc = 0;
+    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
+    ck_assert_int_eq(box_ground(NULL, m, d, q, c, 4, &nc, NULL), MCD_OK);
+    mcd_contact_options co = mcd_contact_default_options();
+    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, h, nc, c, &co), MCD_OK);
+    mcd_nslcp_options o = mcd_nslcp_default_options();
+    o.rho = rho;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_nslcp_build(w, cws, nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
+    mcd_mlcp p;
+    ck_assert_int_eq(mcd_nslcp_lcp(w, &p), MCD_OK);
+    memcpy(Mq, p.M, (size_t)p.n * p.n * sizeof *Mq);
+    memcpy(Mq + p.n * p.n, p.q, (size_t)p.n * sizeof *Mq);
+    const int n = p.n;
+    mcd_nslcp_ws_free(w);
+    mcd_contact_ws_free(cws);
+    mcd_data_free(d);
+    return n;
+}
+
+static int first_step_rank(const mcd_model *m, double h, double rho, int *n)
+{
+    double Mq[420];
+    *n = first_lcp(m, h, rho, Mq);
+    return numerical_rank(*n, Mq);
+}
+
+/* Anitescu & Potra (rho = 0): the columns of w_up and w_lo are opposite,
+ * rank n_c (1 + n_dir) = 12 of 20. rho > 0 restores full rank; in double
+ * precision (pivots above 20 eps max|M|) it is lost again below
+ * rho ~ 1e-8 kg at h = 1 ms (the paper's value) and ~1e-5 kg at h = 10 ms:
+ * the smallest singular value is ~ rho eps_n / mu (the redundant normal
+ * direction of the four coplanar contacts, relaxed by eps_n of Eq. 40). */
+START_TEST(rank_full_for_rho_positive_deficient_for_rho_zero)
+{
+    mcd_model *m = box_model();
+    const double hs[2] = {1e-3, 1e-2}, full_from[2] = {1e-7, 1e-4}, lost_at[2] = {1e-8, 1e-5};
+    double Mq[420];
+    for (int i = 0; i < 2; i++) {
+        const int n = first_lcp(m, hs[i], 0.0, Mq);
+        ck_assert_int_eq(n, 20);
+        double amax = 0.0, dev = 0.0; /* column nc + j + K = -column nc + j */
+        for (int r = 0; r < n; r++)
+            for (int j = 4; j < 12; j++) {
+                amax = fmax(amax, fabs(Mq[r * n + j]));
+                dev = fmax(dev, fabs(Mq[r * n + j] + Mq[r * n + j + 8]));
+            }
+        ck_assert_msg(dev <= 1e-15 * amax, "h %g: w_up + w_lo columns %g", hs[i], dev);
+        ck_assert_int_eq(numerical_rank(n, Mq), 12);
+        const double rhos[4] = {full_from[i], 1e-4, 1e-2, 1e-1};
+        for (int k = 0; k < 4; k++) {
+            int nn = 0, r = first_step_rank(m, hs[i], fmax(rhos[k], full_from[i]), &nn);
+            ck_assert_msg(r == 20, "h %g rho %g: rank %d", hs[i], rhos[k], r);
+        }
+        int nn = 0, r = first_step_rank(m, hs[i], lost_at[i], &nn);
+        ck_assert_msg(r < 20, "h %g rho %g: rank %d", hs[i], lost_at[i], r);
+    }
+    mcd_model_free(m);
+}
+END_TEST
+
+typedef struct box_run {
+    mcd_status status;      /* of the first failing step, else MCD_OK */
+    long steps;             /* completed */
+    double x[2000][3];      /* x, y, yaw after each step (up to 2000) */
+    double t_rest;          /* first time with |v|, |w| below v_th = 1e-3 */
+    double end_speed;       /* max |qd| at the end */
+    double drift;           /* max position change over the last 0.3 s */
+    double keep[2];         /* x, y 0.3 s before the end */
+    double sink;            /* -(z - l/2) at the end: static compression */
+    double both_positive;   /* max over steps of min(w_up, w_lo) */
+    int slid, stuck_at_end; /* a sliding contact was seen; all sticking at the end */
+    int max_dirs;           /* directions per contact seen */
+    char msg[MCD_ERROR_LEN];
+} box_run;
+
+static void record(box_run *b, mcd_sim *s, long i, long steps, double h)
+{
+    const double *q = mcd_sim_q(s), *v = mcd_sim_qd(s);
+    const double yaw = 2.0 * atan2(q[6], q[3]), speed = fmax(hypot(v[0], v[1]), fabs(v[5]));
+    if (i < 2000) b->x[i][0] = q[0], b->x[i][1] = q[1], b->x[i][2] = yaw;
+    if (b->t_rest < 0 && speed < 1e-3) b->t_rest = mcd_sim_time(s);
+    if (i == steps - 1 - lround(0.3 / h)) b->keep[0] = q[0], b->keep[1] = q[1];
+    if (i == steps - 1) {
+        b->drift = fmax(fabs(q[0] - b->keep[0]), fabs(q[1] - b->keep[1]));
+        b->sink = 0.5 * SIDE - q[2];
+        for (int j = 0; j < 6; j++) b->end_speed = fmax(b->end_speed, fabs(v[j]));
+    }
+    mcd_nslcp_ws *w = mcd_sim_nslcp_ws(s);
+    int stuck = 1;
+    for (int k = 0; k < mcd_sim_ncontacts(s); k++) {
+        b->slid |= mcd_nslcp_sliding(w, k);
+        stuck &= !mcd_nslcp_sliding(w, k);
+        const int nd = mcd_nslcp_ndirections(w, k);
+        b->max_dirs = nd > b->max_dirs ? nd : b->max_dirs;
+        for (int j = 0; j < nd; j++) {
+            double up, lo;
+            ck_assert_int_eq(mcd_nslcp_velocity_params(w, k, j, &up, &lo), MCD_OK);
+            b->both_positive = fmax(b->both_positive, fmin(up, lo));
+        }
+    }
+    b->stuck_at_end = stuck;
+}
+
+/* The box for T = 1.5 s with ndir sticking directions. */
+static box_run *run_box_dirs(mcd_step_method method, double h, double rho, int ndir)
+{
+    box_run *b = calloc(1, sizeof *b);
+    b->t_rest = -1;
+    b->both_positive = -INFINITY;
+    mcd_model *m = box_model();
+    mcd_sim *s = box_sim(m, method, h, rho, ndir);
+    const long steps = lround(1.5 / h);
+    for (long i = 0; i < steps; i++) {
+        b->status = mcd_sim_step(s, NULL);
+        if (b->status != MCD_OK) {
+            snprintf(b->msg, sizeof b->msg, "%s", mcd_sim_error(s));
+            break;
+        }
+        b->steps++;
+        record(b, s, i, steps, h);
+    }
+    mcd_sim_free(s);
+    mcd_model_free(m);
+    return b;
+}
+
+static box_run *run_box(mcd_step_method method, double h, double rho)
+{
+    return run_box_dirs(method, h, rho, 2);
+}
+
+static double max_deviation(const box_run *a, const box_run *b)
+{
+    double d = 0.0;
+    for (long i = 0; i < a->steps && i < 2000; i++)
+        for (int j = 0; j < 3; j++) d = fmax(d, fabs(a->x[i][j] - b->x[i][j]));
+    return d;
+}
+
+/* Block pivoting solves every step of the rho > 0 problem with two
+ * directions (rho = 1e-2 kg at both steps, 1e-4 kg at 1 ms), and reports
+ * the rho = 0 problem singular at the first step. */
+START_TEST(block_pivoting_needs_rho_positive)
+{
+    const double hs[3] = {1e-2, 1e-3, 1e-3}, rho[3] = {1e-2, 1e-2, 1e-4};
+    for (int i = 0; i < 3; i++) {
+        box_run *b = run_box(MCD_METHOD_NSLCP_JUDICE, hs[i], rho[i]);
+        ck_assert_msg(b->status == MCD_OK, "h %g rho %g: %s", hs[i], rho[i], b->msg);
+        ck_assert_int_eq(b->max_dirs, 2);
+        free(b);
+        b = run_box(MCD_METHOD_NSLCP_JUDICE, hs[i], 0.0);
+        ck_assert_int_eq(b->status, MCD_ERR_SINGULAR);
+        ck_assert_int_eq(b->steps, 0);
+        ck_assert_ptr_nonnull(strstr(b->msg, "singular M"));
+        free(b);
+    }
+}
+END_TEST
+
+/* Lemke with rho over the decades where M keeps its numerical rank (1e-1
+ * down to 1e-8 kg at h = 1 ms, down to 1e-4 kg at h = 10 ms) and block
+ * pivoting with rho = 1e-2 kg give the same trajectory within 1e-9 (m,
+ * rad) at every step: a solution of the rho-LCP has w_up w_lo = 0
+ * componentwise, so rho never enters the dynamics. (Below those values
+ * Lemke's pivots become unreliable: at h = 10 ms, rho = 1e-8 fails on the
+ * Bullet contacts of models/box_ground.yaml.) */
+START_TEST(trajectory_insensitive_to_rho)
+{
+    const double hs[2] = {1e-2, 1e-3};
+    const int lowest[2] = {4, 8};
+    for (int i = 0; i < 2; i++) {
+        box_run *ref = run_box(MCD_METHOD_NSLCP_LEMKE, hs[i], 1e-2);
+        ck_assert_msg(ref->status == MCD_OK, "%s", ref->msg);
+        for (int e = 1; e <= lowest[i]; e++) {
+            box_run *b = run_box(MCD_METHOD_NSLCP_LEMKE, hs[i], pow(10.0, -e));
+            ck_assert_msg(b->status == MCD_OK, "h %g rho 1e-%d: %s", hs[i], e, b->msg);
+            ck_assert_msg(max_deviation(b, ref) <= 1e-9, "h %g rho 1e-%d: deviation %g", hs[i], e,
+                          max_deviation(b, ref));
+            free(b);
+        }
+        box_run *j = run_box(MCD_METHOD_NSLCP_JUDICE, hs[i], 1e-2);
+        ck_assert_msg(max_deviation(j, ref) <= 1e-9, "h %g judice: %g", hs[i],
+                      max_deviation(j, ref));
+        free(j);
+        free(ref);
+    }
+}
+END_TEST
+
+/* The box slides (contacts in sliding mode), stops after at least
+ * v0 / (mu g) = 0.51 s (friction cannot decelerate faster) and before
+ * 0.7 s (|v|, |w| below v_th), then rests: speeds below 1e-9, no drift over the last 0.3 s
+ * (1e-9 m), every contact sticking, and each corner compressed by
+ * m g / (4 k_n) = 2.4525e-10 m within 1%. w_up and w_lo are never both
+ * positive (above 1e-12 m/s). */
+START_TEST(box_comes_to_rest)
+{
+    const double hs[2] = {1e-2, 1e-3};
+    for (int i = 0; i < 2; i++)
+        for (int meth = 0; meth < 2; meth++) {
+            const mcd_step_method method = meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE;
+            box_run *b = run_box(method, hs[i], 1e-2);
+            const char *name = mcd_step_method_name(method);
+            ck_assert_msg(b->status == MCD_OK, "%s h %g: %s", name, hs[i], b->msg);
+            ck_assert_msg(b->t_rest >= V0 / (MU * 9.81) && b->t_rest < 0.7, "%s h %g: rest at %g",
+                          name, hs[i], b->t_rest);
+            ck_assert_msg(b->end_speed < 1e-9 && b->drift < 1e-9, "%s h %g: speed %g drift %g",
+                          name, hs[i], b->end_speed, b->drift);
+            ck_assert(b->slid && b->stuck_at_end);
+            ck_assert_msg(fabs(b->sink / (9.81 / 4e10) - 1) < 0.01, "%s h %g: sink %g", name, hs[i],
+                          b->sink);
+            ck_assert_msg(b->both_positive <= 1e-12, "%s h %g: w_up, w_lo both %g", name, hs[i],
+                          b->both_positive);
+            free(b);
+        }
+}
+END_TEST
+
+static mcd_scenario *load(const char *name)
+{
+    char path[1024];
+    const char *src = getenv("MCDYN_SOURCE");
+    snprintf(path, sizeof path, "%s/models/%s", src ? src : ".", name);
+    mcd_scenario *sc = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_scenario_load(path, &sc, &err) == MCD_OK, "%s", err.msg);
+    return sc;
+}
+
+/* Runs the scenario for duration with method: the height of the last
+ * body's origin after probe_steps steps, and its world v_x at the end. */
+static double run_scenario(const char *file, const char *method, double duration, long probe_steps,
+                           double *vx)
+{
+    mcd_scenario *sc = load(file);
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.solver = method;
+    ov.duration = duration;
+    mcd_runner *r = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_runner_create(sc, &ov, &r, &err) == MCD_OK, "%s", err.msg);
+    mcd_sim *s = mcd_runner_sim(r);
+    const mcd_model *m = sc->model;
+    mcd_data *d = mcd_sim_data(s);
+    double z = NAN;
+    for (long i = 0; i < mcd_runner_steps(r); i++) {
+        ck_assert_msg(mcd_runner_step(r, NULL) == MCD_OK, "%s %s: %s", file, method,
+                      mcd_sim_error(s));
+        if (i + 1 != probe_steps) continue;
+        ck_assert_int_eq(mcd_forward_kinematics(m, d, mcd_sim_q(s)), MCD_OK);
+        z = d->bd[m->nbody - 1].X_world.p[2];
+    }
+    *vx = mcd_sim_qd(s)[0];
+    mcd_runner_free(r);
+    mcd_scenario_free(sc);
+    return z;
+}
+
+/* models/sphere_plane.yaml (Mylapilli & Jain Sec. 6.1) with both methods:
+ * rolling at 5 v0 / 7 = 1.428571 within 1e-6 at 0.6 s. The first 5 s of
+ * models/pendulum12.yaml (Bullet contacts, e = 0.7) run; after its first
+ * floor impact, at 0.6 s, the tip height agrees with mncp-plm within 5 mm
+ * (measured 2.2 mm: the compliant normal law of Eq. 40-41 against a rigid
+ * one). Later the chaotic chain diverges from the rigid methods, as those
+ * differ from one another over the 20 s. models/four_bar.yaml (a loop
+ * closure with redundant rows, relaxed by k_b, b_b) ends 2 s within 1e-6 m
+ * of mncp-plm (measured 1e-8 m). */
+START_TEST(scenarios_run_with_both_methods)
+{
+    const char *methods[2] = {"nslcp-lemke", "nslcp-judice"};
+    double vx;
+    const double zref = run_scenario("pendulum12.yaml", "mncp-plm", 0.6, 600, &vx);
+    const double fref = run_scenario("four_bar.yaml", "mncp-plm", 2.0, 2000, &vx);
+    for (int i = 0; i < 2; i++) {
+        run_scenario("sphere_plane.yaml", methods[i], 0.6, 0, &vx);
+        ck_assert_msg(fabs(vx - 10.0 / 7.0) < 1e-6, "%s: v_x %.9f", methods[i], vx);
+        const double z = run_scenario("pendulum12.yaml", methods[i], 5.0, 600, &vx);
+        ck_assert_msg(fabs(z - zref) < 5e-3, "%s: tip %.6f vs %.6f", methods[i], z, zref);
+        const double f = run_scenario("four_bar.yaml", methods[i], 2.0, 2000, &vx);
+        ck_assert_msg(fabs(f - fref) < 1e-6, "%s: four-bar %.9f vs %.9f", methods[i], f, fref);
+    }
+}
+END_TEST
+
+/* The paper's remark on more than two directions: with ndir = 4 (8) the
+ * sticking box's LCP is still nonsingular, but block pivoting exchanges
+ * a dependent set and meets a singular principal block (or an M below
+ * its rcond threshold) when the box comes to rest, at 0.663 s (h = 1 ms);
+ * Lemke's single pivots solve it and give the two-direction trajectory
+ * (within 1e-9: the box never sticks before it rests). */
+START_TEST(more_directions_defeat_block_pivoting)
+{
+    for (int nd = 4; nd <= 8; nd += 4) {
+        box_run *j = run_box_dirs(MCD_METHOD_NSLCP_JUDICE, 1e-3, 1e-2, nd);
+        ck_assert_int_eq(j->status, MCD_ERR_SINGULAR);
+        ck_assert_msg(j->steps > 600 && j->steps < 700, "ndir %d: failed after %ld steps", nd,
+                      j->steps);
+        box_run *l = run_box_dirs(MCD_METHOD_NSLCP_LEMKE, 1e-3, 1e-2, nd);
+        ck_assert_msg(l->status == MCD_OK, "ndir %d: %s", nd, l->msg);
+        ck_assert_int_eq(l->max_dirs, nd);
+        box_run *ref = run_box(MCD_METHOD_NSLCP_LEMKE, 1e-3, 1e-2);
+        ck_assert_msg(max_deviation(l, ref) <= 1e-9, "ndir %d: %g", nd, max_deviation(l, ref));
+        free(j), free(l), free(ref);
+    }
+}
+END_TEST
+
+/* The scenario's nslcp section: values read, defaults kept, errors located
+ * with the key. */
+START_TEST(scenario_section)
+{
+    char yaml[2048];
+    const char *src = getenv("MCDYN_SOURCE");
+    const char *fmt = "robots:\n  - {urdf: %s/models/box_ground.urdf, base: floating}\n%s";
+    mcd_scenario *sc = NULL;
+    mcd_error err = {0};
+    snprintf(yaml, sizeof yaml, fmt, src ? src : ".", "nslcp: {rho: 1e-3, directions: 4}\n");
+    ck_assert_msg(mcd_scenario_load_string(yaml, "t.yaml", NULL, &sc, &err) == MCD_OK, "%s",
+                  err.msg);
+    const mcd_nslcp_options d = mcd_nslcp_default_options();
+    ck_assert(sc->settings.nslcp.rho == 1e-3 && sc->settings.nslcp.ndir == 4);
+    ck_assert(sc->settings.nslcp.k_n == d.k_n && sc->settings.nslcp.v_th == d.v_th);
+    mcd_scenario_free(sc);
+    const char *bad[3][2] = {{"nslcp: {rho: -1}\n", "nslcp.rho"},
+                             {"nslcp: {stiffness: 1}\n", "stiffness"},
+                             {"nslcp: {directions: 17}\n", "ndir = 17"}};
+    for (int i = 0; i < 3; i++) {
+        snprintf(yaml, sizeof yaml, fmt, src ? src : ".", bad[i][0]);
+        sc = NULL;
+        ck_assert_int_ne(mcd_scenario_load_string(yaml, "t.yaml", NULL, &sc, &err), MCD_OK);
+        ck_assert_ptr_null(sc);
+        ck_assert_msg(strstr(err.msg, bad[i][1]) && strstr(err.msg, "t.yaml:"), "%s", err.msg);
+    }
+}
+END_TEST
+
+/* Options are checked at creation with a clear message. */
+START_TEST(bad_options_are_reported)
+{
+    mcd_model *m = box_model();
+    mcd_sim_options o = mcd_sim_default_options();
+    o.solver = MCD_METHOD_NSLCP_JUDICE;
+    mcd_sim *s = NULL;
+    mcd_error err = {0};
+    o.nslcp.rho = NAN;
+    ck_assert_int_eq(mcd_sim_create(m, &o, &s, &err), MCD_ERR_NONFINITE);
+    ck_assert_ptr_nonnull(strstr(err.msg, "rho"));
+    o.nslcp = mcd_nslcp_default_options();
+    o.nslcp.k_t = o.nslcp.b_t = 0;
+    ck_assert_int_eq(mcd_sim_create(m, &o, &s, &err), MCD_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "k_t + b_t"));
+    o.nslcp = mcd_nslcp_default_options();
+    o.nslcp.ndir = 1;
+    ck_assert_int_eq(mcd_sim_create(m, &o, &s, &err), MCD_ERR_ARG);
+    o.nslcp.ndir = 2;
+    o.nslcp.v_th = -1;
+    ck_assert_int_eq(mcd_sim_create(m, &o, &s, &err), MCD_ERR_ARG);
+    ck_assert_ptr_null(s);
+    mcd_model_free(m);
+}
+END_TEST
+
+#ifdef COUNT_ALLOCATIONS
+/* The steps of both methods allocate nothing (sliding and sticking). */
+START_TEST(no_allocation_in_a_step)
+{
+    mcd_model *m = box_model();
+    for (int meth = 0; meth < 2; meth++) {
+        mcd_sim *s =
+            box_sim(m, meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE, 1e-2, 1e-2, 2);
+        ck_assert_int_eq(mcd_sim_step(s, NULL), MCD_OK);
+        allocations = 0, counting = 1;
+        mcd_status r = MCD_OK;
+        for (int i = 0; i < 100 && r == MCD_OK; i++) r = mcd_sim_step(s, NULL);
+        counting = 0;
+        ck_assert_int_eq(r, MCD_OK);
+        ck_assert_int_eq(allocations, 0);
+        mcd_sim_free(s);
+    }
+    mcd_model_free(m);
+}
+END_TEST
+#endif
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("nslcp");
+    TCase *tc = tcase_create("box");
+    tcase_add_test(tc, rank_full_for_rho_positive_deficient_for_rho_zero);
+    tcase_add_test(tc, block_pivoting_needs_rho_positive);
+    tcase_add_test(tc, trajectory_insensitive_to_rho);
+    tcase_add_test(tc, box_comes_to_rest);
+    tcase_add_test(tc, bad_options_are_reported);
+    tcase_add_test(tc, scenarios_run_with_both_methods);
+    tcase_add_test(tc, more_directions_defeat_block_pivoting);
+    tcase_add_test(tc, scenario_section);
+#ifdef COUNT_ALLOCATIONS
+    tcase_add_test(tc, no_allocation_in_a_step);
+#endif
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
