@@ -5,7 +5,10 @@
  * NSN-AC for frictional contact. Per solver: status, iterations, median
  * wall time of cold-started solves, and the error of its solution measured
  * by our error function (include/mcdyn/solver.h), so that the rows are
- * comparable. */
+ * comparable. The timed region is one call of the solver (mcd_solve_*,
+ * Siconos' driver) from a zero start, for us and for Siconos alike; the
+ * options are made before it (Siconos' solver_options_create allocates and
+ * costs up to ~2 us, more than some whole solves) and released after it. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,28 +91,43 @@ static double our_error(const mcd_problem_file *f, double *x)
     return mcd_fc3d_error(p, x, x + n);
 }
 
-/* One solver: solves f from x = 0 into x; sets *iterations and *status. */
+/* One solver: options made by make_options (not timed), then solve (the
+ * timed call) from x = 0 into x, then free_options (not timed), which also
+ * reads the iteration count the solver left in its options. */
 typedef struct bench_solver {
     const char *name;
-    void (*solve)(const struct bench_solver *s, const mcd_problem_file *f, double *x,
+    void *(*make_options)(const struct bench_solver *s);
+    void (*solve)(const struct bench_solver *s, void *options, const mcd_problem_file *f, double *x,
                   int *iterations, const char **status);
+    void (*free_options)(void *options, int *iterations);
     int kind;      /* ours: mcd_solver_kind; Siconos: its solver id */
     void *problem; /* Siconos' copy of the problem */
     mcd_solver_ws *ws;
+    mcd_solver_opts opts; /* ours */
 } bench_solver;
 
-static void solve_ours(const bench_solver *s, const mcd_problem_file *f, double *x, int *iterations,
-                       const char **status)
+static void *our_options(const bench_solver *s)
+{
+    return (void *)&s->opts;
+}
+
+static void solve_ours(const bench_solver *s, void *options, const mcd_problem_file *f, double *x,
+                       int *iterations, const char **status)
 {
     mcd_solver_kind k = (mcd_solver_kind)s->kind;
-    mcd_solver_opts opts = mcd_solver_default_opts(k);
     mcd_solver_stats stats = {0};
     int n = mcd_problem_file_size(f);
     mcd_status st = f->kind == MCD_PROBLEM_FC3D
-                        ? mcd_solve_fc3d(s->ws, k, &f->fc3d, &opts, x, x + n, &stats, NULL)
-                        : mcd_solve_mlcp(s->ws, k, &f->mlcp, &opts, x, &stats, NULL);
+                        ? mcd_solve_fc3d(s->ws, k, &f->fc3d, options, x, x + n, &stats, NULL)
+                        : mcd_solve_mlcp(s->ws, k, &f->mlcp, options, x, &stats, NULL);
     *iterations = stats.iterations;
     *status = mcd_status_str(st);
+}
+
+static void no_free(void *options, int *iterations)
+{
+    (void)options;
+    (void)iterations;
 }
 
 /* reps cold solves: prints the row with the median time. */
@@ -120,9 +138,11 @@ static void run_row(const bench_solver *s, const mcd_problem_file *f, int reps, 
     const char *status = "";
     for (int r = 0; r < reps; r++) {
         memset(x, 0, sizeof(double) * 2 * (size_t)n);
+        void *options = s->make_options(s);
         double t0 = now_seconds();
-        s->solve(s, f, x, &iterations, &status);
+        s->solve(s, options, f, x, &iterations, &status);
         times[r] = now_seconds() - t0;
+        s->free_options(options, &iterations);
     }
     qsort(times, reps, sizeof(double), by_value);
     printf("  %-16s %-16s %8d %14.1f %12.3e\n", s->name, status, iterations, 1e6 * times[reps / 2],
@@ -132,11 +152,18 @@ static void run_row(const bench_solver *s, const mcd_problem_file *f, int reps, 
 
 #ifdef MCDYN_HAVE_SICONOS
 /* Our tolerance for Siconos' solvers too. */
-static SolverOptions *siconos_options(int id)
+static void *siconos_options(const bench_solver *s)
 {
-    SolverOptions *o = solver_options_create(id);
+    SolverOptions *o = solver_options_create(s->kind);
     o->dparam[SICONOS_DPARAM_TOL] = mcd_solver_default_opts(MCD_SOLVER_MNCP_PLM).tol;
     return o;
+}
+
+static void siconos_options_free(void *options, int *iterations)
+{
+    SolverOptions *o = options;
+    *iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    solver_options_delete(o);
 }
 
 /* "ok", or "failed (info N)" (a static buffer). */
@@ -148,11 +175,11 @@ static const char *siconos_status(int info)
     return text;
 }
 
-static void solve_siconos(const bench_solver *s, const mcd_problem_file *f, double *x,
-                          int *iterations, const char **status)
+static void solve_siconos(const bench_solver *s, void *options, const mcd_problem_file *f,
+                          double *x, int *iterations, const char **status)
 {
     int n = mcd_problem_file_size(f), info;
-    SolverOptions *o = siconos_options(s->kind);
+    SolverOptions *o = options;
     if (f->kind == MCD_PROBLEM_LCP) {
         info = linearComplementarity_driver(s->problem, x, x + n, o);
     } else if (f->kind == MCD_PROBLEM_MLCP) {
@@ -162,9 +189,8 @@ static void solve_siconos(const bench_solver *s, const mcd_problem_file *f, doub
     } else {
         info = fc3d_driver(s->problem, x, x + n, o);
     }
-    *iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    *iterations = 0; /* read from the options after the timed call */
     *status = siconos_status(info);
-    solver_options_delete(o);
 }
 
 /* A column-major copy of the row-major n x n matrix A, as Siconos' dense matrix. */
@@ -276,7 +302,12 @@ static void run_siconos(const mcd_problem_file *f, int reps, double *x, double *
     int saved = silence_stderr();
     for (size_t k = 0; k < sizeof peers / sizeof *peers; k++) {
         if (peers[k].kind != f->kind) continue;
-        bench_solver s = {peers[k].name, solve_siconos, peers[k].id, problem, NULL};
+        bench_solver s = {.name = peers[k].name,
+                          .make_options = siconos_options,
+                          .solve = solve_siconos,
+                          .free_options = siconos_options_free,
+                          .kind = peers[k].id,
+                          .problem = problem};
         run_row(&s, f, reps, x, times);
     }
     restore_stderr(saved);
@@ -286,7 +317,7 @@ static void run_siconos(const mcd_problem_file *f, int reps, double *x, double *
 
 static void run_ours(const mcd_problem_file *f, int reps, double *x, double *times)
 {
-    bench_solver s = {NULL, solve_ours, 0, NULL, NULL};
+    bench_solver s = {.make_options = our_options, .solve = solve_ours, .free_options = no_free};
     if (mcd_solver_ws_create(mcd_problem_file_size(f), &s.ws, NULL) != MCD_OK) {
         printf("  (out of memory for our workspace)\n");
         return;
@@ -295,6 +326,7 @@ static void run_ours(const mcd_problem_file *f, int reps, double *x, double *tim
         if (mcd_solver_is_mlcp(k) != (f->kind != MCD_PROBLEM_FC3D)) continue;
         s.name = mcd_solver_name(k);
         s.kind = k;
+        s.opts = mcd_solver_default_opts(k);
         run_row(&s, f, reps, x, times);
     }
     mcd_solver_ws_free(s.ws);
@@ -359,7 +391,9 @@ static void print_header(const char *dir, int reps)
     cpu_name(cpu, sizeof cpu);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&t));
     printf("mcdyn bench solve: %s\nCPU:  %s\ndate: %s\n", dir, cpu, date);
+    const char *threads = getenv("OPENBLAS_NUM_THREADS");
     printf("median of %d cold-started solves; error by mcdyn's measure on every solution\n", reps);
+    printf("OPENBLAS_NUM_THREADS: %s\n", threads ? threads : "(unset)");
 #ifdef MCDYN_HAVE_SICONOS
     printf("Siconos: Debian's libsiconos-numerics, our tolerance, its iteration limits\n");
 #else

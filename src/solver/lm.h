@@ -8,13 +8,15 @@
 
 #include "mcdyn/status.h"
 
-/* The system: residual evaluates Phi(x) into phi (n) and returns the
- * physical error measure at x; jacobian writes J = dPhi/dx (n x n,
- * row-major) at x, which is always the x of the latest residual call. */
+/* The system: residual evaluates Phi(x) into phi (n); error returns the
+ * physical error measure and jacobian writes J = dPhi/dx (n x n,
+ * row-major) at x, which is always the x of the latest residual call (the
+ * methods ask for the error at accepted points only). */
 typedef struct mcd_nls {
     int n;
     void *ctx;
-    double (*residual)(void *ctx, const double *x, double *phi);
+    void (*residual)(void *ctx, const double *x, double *phi);
+    double (*error)(void *ctx, const double *x);
     void (*jacobian)(void *ctx, const double *x, double *J);
 } mcd_nls;
 
@@ -29,7 +31,7 @@ typedef struct mcd_lm_opts {
 typedef struct mcd_lm_ws {
     double *J; /* n x n */
     double *A; /* RLM: J^T J (n x n); PLM: the stacked [J; sqrt(lambda) I] (2n x n) */
-    double *H; /* RLM: Cholesky factor of J^T J + lambda I (n x n); PLM: unused */
+    double *H; /* Cholesky factor of J^T J + lambda I (n x n) */
     double *phi, *phi_trial, *grad, *step, *x_trial, *x_best; /* n each */
     double *rhs;                                              /* 2n (PLM) */
     double *lwork;                                            /* LAPACK work (PLM: dgels) */

@@ -3,8 +3,15 @@
  *
  * Direction: the least-squares solution of the stacked system
  *     [J; sqrt(lambda) I] d = [-Phi; 0]            (Sec. 5.2, H d = B)
- * by LAPACK's QR least-squares driver dgels, lambda fixed (1e-16 by
- * default). Step: x + t d with a nonmonotone Armijo rule
+ * with lambda fixed (1e-16 by default). Its normal equations are
+ *     (J^T J + lambda I) d = -J^T Phi = -grad psi,
+ * the same minimiser (the stacked matrix has full column rank for lambda >
+ * 0), solved first by our Cholesky kernel (small_dense.h). Forming J^T J
+ * squares the condition number, so that route is taken only when the
+ * Cholesky pivots bound cond(J^T J + lambda I) by 1 / PLM_PIVOT_MIN and the
+ * result is a descent direction; otherwise the stacked system is solved
+ * by LAPACK's QR least-squares driver dgels. Step: x + t d with a
+ * nonmonotone Armijo rule
  *     psi(x + t d) <= max(last PLM_MEMORY psi) + sigma t grad psi . d,
  * t = 1, beta, beta^2, ..., monotone (max over the current psi only) in the
  * first PLM_MONOTONE_STEPS iterations and after a restart. Watchdog: if
@@ -15,6 +22,7 @@
 
 #include "../base/lapack.h"
 #include "dense.h"
+#include "small_dense.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,16 +33,18 @@
 #define PLM_BETA           0.55  /* step reduction */
 #define PLM_SIGMA          1e-4  /* Armijo constant */
 #define PLM_T_MIN          1e-12 /* smallest step length */
+#define PLM_PIVOT_MIN      1e-10 /* normal equations while cond(J^T J + lambda I) <~ 1e10 */
+#define PLM_SMALL_N        64    /* normal equations up to this size (O(n^3) unblocked) */
 
 static double half_squared_norm(int n, const double *v)
 {
     return 0.5 * mcd_dense_dot(n, v, v);
 }
 
-/* d = argmin |[J; sqrt(lambda) I] d - [-Phi; 0]|. The stacked matrix is
- * written column-major (2n x n, lda 2n) from the row-major J. 0 if dgels
- * reports a rank-deficient triangular factor. */
-static int lm_direction(int n, const double *phi, double lambda, const mcd_lm_ws *w, double *d)
+/* d = argmin |[J; sqrt(lambda) I] d - [-Phi; 0]| by QR: the stacked matrix
+ * is written column-major (2n x n, lda 2n) from the row-major J. 0 if
+ * dgels reports a rank-deficient triangular factor. */
+static int stacked_qr_step(int n, const double *phi, double lambda, const mcd_lm_ws *w, double *d)
 {
     int m = 2 * n, one = 1, info;
     double root = sqrt(lambda);
@@ -50,6 +60,45 @@ static int lm_direction(int n, const double *phi, double lambda, const mcd_lm_ws
     if (info != 0) return 0;
     memcpy(d, w->rhs, (size_t)n * sizeof *d);
     return 1;
+}
+
+/* The same d from the normal equations (J^T J + lambda I) d = -grad, by
+ * our Cholesky kernel, then one step of iterative refinement with the
+ * residual computed from J itself (not from the rounded J^T J):
+ *     res = -grad - J^T (J d) - lambda d,   d += (J^T J + lambda I)^{-1} res,
+ * which divides the error of d by about 1 / (cond(J^T J) eps) (without it
+ * the pendulum simulations of tests/sim stall at errors 1e-9 to 1e-6: the
+ * pivot bound underestimates the conditioning). 0 if the factorization
+ * meets a pivot below PLM_PIVOT_MIN times the largest diagonal entry. */
+static int normal_equations_step(int n, const double *grad, double lambda, const mcd_lm_ws *w,
+                                 double *d)
+{
+    double *Jd = w->rhs, *res = w->rhs + n;
+    mcd_small_normal_matrix(n, w->J, lambda, w->H);
+    if (!mcd_small_cholesky(n, w->H, PLM_PIVOT_MIN)) return 0;
+    for (int i = 0; i < n; i++) d[i] = -grad[i];
+    mcd_small_cholesky_solve(n, w->H, d);
+    mcd_dense_matvec(n, w->J, d, NULL, Jd);
+    mcd_dense_matvec_t(n, w->J, Jd, res);
+    for (int i = 0; i < n; i++) res[i] = -grad[i] - res[i] - lambda * d[i];
+    mcd_small_cholesky_solve(n, w->H, res);
+    for (int i = 0; i < n; i++) d[i] += res[i];
+    return 1;
+}
+
+/* The PLM direction into w->step; returns grad psi . step. Normal
+ * equations up to PLM_SMALL_N unknowns; the stacked QR above, or when they
+ * are too ill-conditioned or do not give a descent direction; steepest
+ * descent if the QR is rank-deficient. */
+static double direction(int n, const double *phi, double lambda, const mcd_lm_ws *w)
+{
+    if (n <= PLM_SMALL_N && normal_equations_step(n, w->grad, lambda, w, w->step)) {
+        double slope = mcd_dense_dot(n, w->grad, w->step);
+        if (slope < 0) return slope;
+    }
+    if (!stacked_qr_step(n, phi, lambda, w, w->step))
+        for (int i = 0; i < n; i++) w->step[i] = -w->grad[i];
+    return mcd_dense_dot(n, w->grad, w->step);
 }
 
 /* Nonmonotone reference value: psi itself in a monotone phase, else the
@@ -87,10 +136,10 @@ static int line_search(const mcd_nls *sys, const mcd_lm_ws *w, plm_point *p, dou
                        double slope)
 {
     int n = sys->n;
-    double t = 1.0, psi_t, err_t;
+    double t = 1.0, psi_t;
     for (;;) {
         for (int i = 0; i < n; i++) w->x_trial[i] = p->x[i] + t * w->step[i];
-        err_t = sys->residual(sys->ctx, w->x_trial, w->phi_trial);
+        sys->residual(sys->ctx, w->x_trial, w->phi_trial);
         psi_t = half_squared_norm(n, w->phi_trial);
         if (isfinite(psi_t) && psi_t <= ref_psi + PLM_SIGMA * t * slope) break;
         t *= PLM_BETA;
@@ -100,7 +149,7 @@ static int line_search(const mcd_nls *sys, const mcd_lm_ws *w, plm_point *p, dou
     memcpy(p->x, w->x_trial, (size_t)n * sizeof *p->x);
     memcpy(p->phi, w->phi_trial, (size_t)n * sizeof *p->phi);
     p->psi = psi_t;
-    p->err = err_t;
+    p->err = sys->error(sys->ctx, p->x); /* the state is at the last trial */
     return 1;
 }
 
@@ -108,8 +157,9 @@ static int line_search(const mcd_nls *sys, const mcd_lm_ws *w, plm_point *p, dou
 static void restore(const mcd_nls *sys, plm_point *p, const double *x_from)
 {
     if (x_from != p->x) memcpy(p->x, x_from, (size_t)sys->n * sizeof *p->x);
-    p->err = sys->residual(sys->ctx, p->x, p->phi);
+    sys->residual(sys->ctx, p->x, p->phi);
     p->psi = half_squared_norm(sys->n, p->phi);
+    p->err = sys->error(sys->ctx, p->x);
 }
 
 mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
@@ -133,9 +183,8 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
         if (!state_at_x) restore(sys, &p, x);
         sys->jacobian(sys->ctx, x, w->J);
         mcd_dense_matvec_t(n, w->J, p.phi, w->grad); /* grad psi = J^T Phi */
-        if (!lm_direction(n, p.phi, o->lambda0, w, w->step))
-            for (int i = 0; i < n; i++) w->step[i] = -w->grad[i];
-        state_at_x = line_search(sys, w, &p, ref_psi, mcd_dense_dot(n, w->grad, w->step));
+        double slope = direction(n, p.phi, o->lambda0, w);
+        state_at_x = line_search(sys, w, &p, ref_psi, slope);
         ref_psi = memory_push(&mem, p.psi);
         if (p.psi < psi_best) {
             psi_best = p.psi;

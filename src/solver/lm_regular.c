@@ -57,7 +57,8 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
 {
     int n = sys->n;
     double *phi = w->phi, *phi_trial = w->phi_trial;
-    double err = sys->residual(sys->ctx, x, phi);
+    sys->residual(sys->ctx, x, phi);
+    double err = sys->error(sys->ctx, x);
     double psi = half_squared_norm(n, phi);
     double lambda = o->lambda0;
     int k = 0, jacobian_current = 0, state_at_x = 1;
@@ -80,7 +81,7 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
         }
         double pred = predicted_decrease(n, w->grad, w->step, lambda);
         for (int i = 0; i < n; i++) w->x_trial[i] = x[i] + w->step[i];
-        double err_trial = sys->residual(sys->ctx, w->x_trial, phi_trial);
+        sys->residual(sys->ctx, w->x_trial, phi_trial);
         double psi_trial = half_squared_norm(n, phi_trial);
         state_at_x = 0;
         double r = (isfinite(psi_trial) && pred > 0) ? (psi - psi_trial) / pred : -INFINITY;
@@ -91,7 +92,7 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
             phi_trial = t;
             memcpy(x, w->x_trial, (size_t)n * sizeof *x);
             psi = psi_trial;
-            err = err_trial;
+            err = sys->error(sys->ctx, x);
             state_at_x = 1;
             jacobian_current = 0;
             if (r > RLM_R_MAX) lambda = fmax(lambda / RLM_LAMBDA_STEP, RLM_LAMBDA_MIN);

@@ -31,7 +31,7 @@ static double row_phi(mcd_mlcp_row kind, double z, double w, double lo, double h
     return mcd_ncp_pfb(z - lo, -mcd_ncp_pfb(hi - z, -w, lambda), lambda);
 }
 
-double mcd_mlcp_pfb_residual(void *ctx, const double *z, double *phi)
+void mcd_mlcp_pfb_residual(void *ctx, const double *z, double *phi)
 {
     mcd_mlcp_pfb *s = ctx;
     const mcd_mlcp *p = s->p;
@@ -39,7 +39,12 @@ double mcd_mlcp_pfb_residual(void *ctx, const double *z, double *phi)
     for (int i = 0; i < p->n; i++)
         phi[i] = row_phi(mcd_mlcp_row_kind(p->lo[i], p->hi[i]), z[i], s->w[i], p->lo[i], p->hi[i],
                          s->lambda);
-    return mcd_mlcp_error_w(p, z, s->w);
+}
+
+double mcd_mlcp_pfb_error(void *ctx, const double *z)
+{
+    const mcd_mlcp_pfb *s = ctx;
+    return mcd_mlcp_error_w(s->p, z, s->w);
 }
 
 /* 1 if row i sits on a kink of its NCP function: the set S_1 of Eq. (45)

@@ -15,9 +15,13 @@ typedef struct mcd_mlcp_pfb {
     double *y;     /* n: scratch, the kink indicator y of Eq. (45) */
 } mcd_mlcp_pfb;
 
-/* Phi(z) into phi (n); returns mcd_mlcp_error at z. ctx is an mcd_mlcp_pfb
- * (the signature of mcd_nls.residual). */
-double mcd_mlcp_pfb_residual(void *ctx, const double *z, double *phi);
+/* Phi(z) into phi (n). ctx is an mcd_mlcp_pfb (the signature of
+ * mcd_nls.residual). */
+void mcd_mlcp_pfb_residual(void *ctx, const double *z, double *phi);
+
+/* mcd_mlcp_error at z, which must be the z of the latest residual call
+ * (its w is reused). */
+double mcd_mlcp_pfb_error(void *ctx, const double *z);
 
 /* J = dPhi/dz (n x n, row-major) at z, which must be the z of the latest
  * residual call (its w is reused). */

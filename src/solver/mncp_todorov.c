@@ -8,6 +8,15 @@
 #include <math.h>
 #include <string.h>
 
+/* |(a, b)|: the plain formula where its squares can neither overflow nor
+ * underflow to a loss of accuracy, hypot (several times slower) elsewhere. */
+static double norm2(double a, double b)
+{
+    double m = fmax(fabs(a), fabs(b));
+    if (m > 1e-150 && m < 1e150) return sqrt(a * a + b * b);
+    return hypot(a, b);
+}
+
 /* dF/dz entries, derived from F_n = max(0, -z_n), F_t = -s z_t,
  * s = min(1, mu F_n / |z_t|) (docs/solvers.md gives the corrected table of
  * Eq. (59)); t = z_t / |z_t|:
@@ -17,12 +26,12 @@
 void mcd_todorov_contact(double mu, const double z[3], double F[3], double dF[9])
 {
     double Fn = z[0] < 0 ? -z[0] : 0.0; /* Eq. (49) */
-    double zt = hypot(z[1], z[2]);
     if (dF) memset(dF, 0, 9 * sizeof *dF);
     if (Fn == 0) { /* separation: F_t = -s z_t with s = 0 */
         F[0] = F[1] = F[2] = 0.0;
         return;
     }
+    double zt = norm2(z[1], z[2]);
     F[0] = Fn;
     if (zt <= mu * Fn) { /* stick, s = 1 (Eq. 50) */
         F[1] = -z[1];
@@ -69,7 +78,7 @@ static void scaled_impulses(const mcd_fc3d *p, const double *x, double *r, doubl
     }
 }
 
-double mcd_mncp_residual(void *ctx, const double *x, double *phi)
+void mcd_mncp_residual(void *ctx, const double *x, double *phi)
 {
     mcd_mncp *s = ctx;
     const mcd_fc3d *p = s->p;
@@ -79,11 +88,18 @@ double mcd_mncp_residual(void *ctx, const double *x, double *phi)
     mcd_dense_matvec(n, p->W, s->r, p->q, s->u);
     for (int i = 0; i < p->nb; i++) phi[i] = s->u[i];                   /* Phi_b, Eq. (55) */
     for (int i = p->nb; i < n; i++) phi[i] = s->u[i] - (phi[i] + x[i]); /* Phi_u, Eq. (55) */
-    return mcd_fc3d_error(p, s->r, s->u);
+}
+
+double mcd_mncp_error(void *ctx, const double *x)
+{
+    const mcd_mncp *s = ctx;
+    (void)x; /* r and u of the latest residual are those of x */
+    return mcd_fc3d_error(s->p, s->r, s->u);
 }
 
 /* Row i of W diag(a) D, D = diag(I_nb, dF_1, ..., dF_nc): the first term of
- * Eq. (58) in scaled units. */
+ * Eq. (58) in scaled units. A separated contact (dF_n/dz_n = 0) has the
+ * block dF = 0. */
 static void row_times_block_diag(const mcd_fc3d *p, const double *scale, const double *Wi,
                                  const double *dF, double *Ji)
 {
@@ -91,6 +107,10 @@ static void row_times_block_diag(const mcd_fc3d *p, const double *scale, const d
     for (int k = 0; k < p->nc; k++) {
         int c = p->nb + 3 * k;
         const double *B = dF + 9 * k;
+        if (B[0] == 0) {
+            Ji[c] = Ji[c + 1] = Ji[c + 2] = 0.0;
+            continue;
+        }
         double w0 = Wi[c] * scale[c], w1 = Wi[c + 1] * scale[c], w2 = Wi[c + 2] * scale[c];
         for (int a = 0; a < 3; a++) Ji[c + a] = w0 * B[a] + w1 * B[3 + a] + w2 * B[6 + a];
     }

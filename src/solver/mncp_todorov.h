@@ -42,8 +42,12 @@ void mcd_mncp_units(const mcd_fc3d *p, double *scale);
 
 /* Phi(x) of Eq. (55)-(56) into phi: bilateral rows u_b, contact rows
  * u - (F_u(z) + z) (= nu computed from the dynamics minus nu of Eq. (51)).
- * Returns mcd_fc3d_error(p, r, u). ctx is an mcd_mncp. */
-double mcd_mncp_residual(void *ctx, const double *x, double *phi);
+ * ctx is an mcd_mncp. */
+void mcd_mncp_residual(void *ctx, const double *x, double *phi);
+
+/* mcd_fc3d_error(p, r, u) at x, which must be the x of the latest residual
+ * call (its r and u are reused). */
+double mcd_mncp_error(void *ctx, const double *x);
 
 /* J = dPhi/dx of Eq. (58) (n x n, row-major) at x:
  * J = W diag(a) D - [0; D_u + I], D = diag(I, dF_1, ..., dF_nc). */

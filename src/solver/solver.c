@@ -124,7 +124,7 @@ static mcd_lm_ws lend_lm_ws(const mcd_solver_ws *ws, mcd_solver_kind k)
     mcd_lm_ws w = {
         .J = ws->mat1,
         .A = rlm ? ws->mat2 : ws->mat3,
-        .H = rlm ? ws->mat3 : NULL,
+        .H = rlm ? ws->mat3 : ws->mat2,
         .phi = mcd_ws_vec(ws, 0),
         .phi_trial = mcd_ws_vec(ws, 1),
         .grad = mcd_ws_vec(ws, 2),
@@ -160,7 +160,7 @@ static mcd_status solve_mlcp_pfb(const mcd_solver_ws *ws, mcd_solver_kind k, con
         .p = p, .lambda = o->pfb_lambda, .w = mcd_ws_vec(ws, 7), .y = mcd_ws_vec(ws, 8)};
     if (!o->warm_start)
         for (int i = 0; i < p->n; i++) z[i] = fmin(fmax(0.0, p->lo[i]), p->hi[i]);
-    mcd_nls sys = {p->n, &ctx, mcd_mlcp_pfb_residual, mcd_mlcp_pfb_jacobian};
+    mcd_nls sys = {p->n, &ctx, mcd_mlcp_pfb_residual, mcd_mlcp_pfb_error, mcd_mlcp_pfb_jacobian};
     return run_lm(ws, k, &sys, o, z, stats);
 }
 
@@ -216,7 +216,7 @@ static mcd_status solve_fc3d_lm(const mcd_solver_ws *ws, mcd_solver_kind k, cons
     } else {
         memset(x, 0, (size_t)n * sizeof *x);
     }
-    mcd_nls sys = {n, &ctx, mcd_mncp_residual, mcd_mncp_jacobian};
+    mcd_nls sys = {n, &ctx, mcd_mncp_residual, mcd_mncp_error, mcd_mncp_jacobian};
     return run_lm(ws, k, &sys, o, x, stats); /* leaves r = F(x), u = W r + q */
 }
 

@@ -1,0 +1,29 @@
+/* Private: a dense Cholesky kernel for the small symmetric positive
+ * definite systems of the Levenberg-Marquardt step (lm_projected.c), in
+ * plain C without LAPACK's per-call overhead (argument checks, scaling,
+ * NaN scans), which dominates the O(n^3) work for n below a few dozen.
+ *
+ * Storage: row-major n x n, leading dimension n; only the upper triangle
+ * (j >= i) is read and written, so that every inner loop runs over
+ * contiguous memory. */
+#ifndef MCDYN_SOLVER_SMALL_DENSE_H
+#define MCDYN_SOLVER_SMALL_DENSE_H
+
+/* The upper triangle of N = J^T J + lambda I for a row-major n x n J (rows
+ * of J accumulated by contiguous axpys, zero entries of J skipped). */
+void mcd_small_normal_matrix(int n, const double *J, double lambda, double *N);
+
+/* In place: the upper triangle of A becomes U with A = U^T U (U = L^T of
+ * the lower Cholesky factor L). Returns 1 on success; 0 if some pivot
+ * d_i = U_ii^2 is not a finite number above pivot_min * max_j A_jj, i.e. A
+ * is not positive definite in floating point, or max_j A_jj / d_i >
+ * 1 / pivot_min, which bounds the 2-norm condition number of A from below
+ * (d_i >= lambda_min(A), max_j A_jj <= lambda_max(A)). On failure A holds a
+ * partial factor. pivot_min in [0, 1). */
+int mcd_small_cholesky(int n, double *A, double pivot_min);
+
+/* b := A^{-1} b with the factor U of mcd_small_cholesky (U^T y = b, then
+ * U x = y). */
+void mcd_small_cholesky_solve(int n, const double *U, double *b);
+
+#endif
