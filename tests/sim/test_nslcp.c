@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc_counter.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 
@@ -18,39 +19,6 @@
 #define MU   1.0
 #define V0   5.0
 #define W0   (2 * M_PI)
-
-/* No allocation inside a solve / step: malloc, calloc and realloc are
- * interposed (this executable's definitions take precedence over libc's
- * for the whole process, the library included) and counted while counting
- * is set, after a warm-up (BLAS may set up its buffers once). Not with
- * AddressSanitizer, which owns malloc. */
-#if !defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOCATIONS 1
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t size);
-
-static int counting;
-static long allocations;
-
-void *malloc(size_t size)
-{
-    allocations += counting;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    allocations += counting;
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    allocations += counting;
-    return __libc_realloc(p, size);
-}
-#endif
 
 static mcd_model *box_model(void)
 {
@@ -517,7 +485,7 @@ START_TEST(bad_options_are_reported)
 }
 END_TEST
 
-#ifdef COUNT_ALLOCATIONS
+#if ALLOC_COUNTER_AVAILABLE
 /* The steps of both methods allocate nothing (sliding and sticking). */
 START_TEST(no_allocation_in_a_step)
 {
@@ -526,10 +494,10 @@ START_TEST(no_allocation_in_a_step)
         mcd_sim *s =
             box_sim(m, meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE, 1e-2, 1e-2, 2);
         ck_assert_int_eq(mcd_sim_step(s, NULL), MCD_OK);
-        allocations = 0, counting = 1;
+        alloc_counter_start();
         mcd_status r = MCD_OK;
         for (int i = 0; i < 100 && r == MCD_OK; i++) r = mcd_sim_step(s, NULL);
-        counting = 0;
+        const long allocations = alloc_counter_stop();
         ck_assert_int_eq(r, MCD_OK);
         ck_assert_int_eq(allocations, 0);
         mcd_sim_free(s);
@@ -551,7 +519,7 @@ static Suite *suite(void)
     tcase_add_test(tc, scenarios_run_with_both_methods);
     tcase_add_test(tc, more_directions_defeat_block_pivoting);
     tcase_add_test(tc, scenario_section);
-#ifdef COUNT_ALLOCATIONS
+#if ALLOC_COUNTER_AVAILABLE
     tcase_add_test(tc, no_allocation_in_a_step);
 #endif
     suite_add_tcase(s, tc);

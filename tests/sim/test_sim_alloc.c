@@ -1,41 +1,15 @@
 /* No allocation inside a simulation step, for every step method and every
- * impact law: malloc, calloc and realloc are interposed (this executable's
- * definitions take precedence over libc's for the whole process, the library
- * included) and counted while a box is simulated as it lands on a plane on
- * its four corners, slides and comes to rest. The first steps are a warm-up
- * (LAPACK/BLAS may set up buffers once). Not built with AddressSanitizer,
- * which owns malloc. */
+ * impact law: allocations are counted (alloc_counter.h) while a box is
+ * simulated as it lands on a plane on its four corners, slides and comes to
+ * rest. The first steps are a warm-up (LAPACK/BLAS may set up buffers
+ * once). Not built with AddressSanitizer, which owns malloc. */
 #include <check.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "common/alloc_counter.h"
 #include "mcdyn/mcdyn.h"
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t size);
-
-static int counting;
-static long allocations;
-
-void *malloc(size_t size)
-{
-    allocations += counting;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    allocations += counting;
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    allocations += counting;
-    return __libc_realloc(p, size);
-}
 
 #define HALF 0.5 /* half side of the box [m] */
 #define MU   0.5
@@ -102,13 +76,12 @@ static long count_step_allocations(mcd_step_method method, mcd_impact_law law)
     const char *name = mcd_step_method_name(method);
     long total = 0;
     for (int step = 0; step < 400; step++) {
-        allocations = 0;
-        counting = step >= 5;
+        alloc_counter_start();
         mcd_status st = mcd_sim_step(s, NULL);
-        counting = 0;
+        const long allocations = alloc_counter_stop();
         ck_assert_msg(st == MCD_OK, "%s/%s: step %d: %s", name, mcd_impact_law_name(law), step,
                       mcd_sim_error(s));
-        total += allocations;
+        total += step >= 5 ? allocations : 0;
     }
     ck_assert_msg(mcd_sim_ncontacts(s) == 4, "%s: %d contacts at rest", name, mcd_sim_ncontacts(s));
     mcd_sim_free(s);
@@ -137,11 +110,9 @@ START_TEST(counter_sees_library_allocations)
 {
     mcd_model *m = box_model();
     mcd_sim *s = NULL;
-    allocations = 0;
-    counting = 1;
+    alloc_counter_start();
     ck_assert_int_eq(mcd_sim_create(m, NULL, &s, NULL), MCD_OK);
-    counting = 0;
-    ck_assert_int_ge(allocations, 1);
+    ck_assert_int_ge(alloc_counter_stop(), 1);
     mcd_sim_free(s);
     mcd_model_free(m);
 }

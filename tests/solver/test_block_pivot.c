@@ -7,44 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/alloc_counter.h"
 #include "mcdyn/lcp_block_pivot.h"
 #include "mcdyn/solver.h"
 #include "solver_testutil.h"
 
 #define NMAX 40
-
-/* No allocation inside a solve / step: malloc, calloc and realloc are
- * interposed (this executable's definitions take precedence over libc's
- * for the whole process, the library included) and counted while counting
- * is set, after a warm-up (BLAS may set up its buffers once). Not with
- * AddressSanitizer, which owns malloc. */
-#if !defined(__SANITIZE_ADDRESS__)
-#define COUNT_ALLOCATIONS 1
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t size);
-
-static int counting;
-static long allocations;
-
-void *malloc(size_t size)
-{
-    allocations += counting;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    allocations += counting;
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    allocations += counting;
-    return __libc_realloc(p, size);
-}
-#endif
 
 /* M = D1 P D2 with P positive definite (tu_pd_matrix) and D1, D2 positive
  * diagonals spread over four decades: a P-matrix that is not positive
@@ -216,7 +184,7 @@ START_TEST(bad_input)
 }
 END_TEST
 
-#ifdef COUNT_ALLOCATIONS
+#if ALLOC_COUNTER_AVAILABLE
 /* A solve allocates nothing (block and single exchanges, and a failure). */
 START_TEST(no_allocation_in_a_solve)
 {
@@ -227,11 +195,11 @@ START_TEST(no_allocation_in_a_solve)
     p_matrix(&rng, NMAX, M);
     for (int i = 0; i < NMAX; i++) q[i] = tu_uniform(&rng, -1, 1);
     ck_assert_int_eq(mcd_bpp_solve(ws, NMAX, M, q, NULL, z, w, NULL, NULL), MCD_OK);
-    allocations = 0, counting = 1;
+    alloc_counter_start();
     mcd_status s = mcd_bpp_solve(ws, NMAX, M, q, NULL, z, w, NULL, NULL);
     double C[4] = {-1, 0, 0, -1}, c[2] = {-1, -1};
     mcd_status t = mcd_bpp_solve(ws, 2, C, c, NULL, z, w, NULL, NULL);
-    counting = 0;
+    const long allocations = alloc_counter_stop();
     ck_assert_int_eq(s, MCD_OK);
     ck_assert_int_eq(t, MCD_ERR_NOT_CONVERGED);
     ck_assert_int_eq(allocations, 0);
@@ -248,7 +216,7 @@ static Suite *suite(void)
     tcase_add_test(tc, singular_matrix_is_reported);
     tcase_add_test(tc, cycling_and_iteration_limit);
     tcase_add_test(tc, bad_input);
-#ifdef COUNT_ALLOCATIONS
+#if ALLOC_COUNTER_AVAILABLE
     tcase_add_test(tc, no_allocation_in_a_solve);
 #endif
     suite_add_tcase(s, tc);

@@ -1,8 +1,8 @@
-/* No allocation inside a solve: malloc, calloc and realloc are interposed
- * (this executable's definitions take precedence over libc's for the whole
- * process, the library included) and counted while each solver runs on a
- * problem it solves, after a first warm-up solve (BLAS may set up its own
- * buffers once). Not built with AddressSanitizer, which owns malloc. */
+/* No allocation inside a solve: allocations are counted (alloc_counter.h)
+ * while each solver runs on a problem it solves, after a first warm-up solve
+ * (BLAS may set up its own buffers once). Not built with AddressSanitizer,
+ * which owns malloc. */
+#include "common/alloc_counter.h"
 #include "solver_testutil.h"
 
 #include <check.h>
@@ -10,38 +10,12 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t size);
-
-static int counting;
-static long allocations;
-
-void *malloc(size_t size)
-{
-    allocations += counting;
-    return __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size)
-{
-    allocations += counting;
-    return __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size)
-{
-    allocations += counting;
-    return __libc_realloc(p, size);
-}
-
 static long count_mlcp_solve(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p, double *z)
 {
     mcd_solver_stats st;
-    allocations = 0;
-    counting = 1;
+    alloc_counter_start();
     mcd_status s = mcd_solve_mlcp(ws, k, p, NULL, z, &st, NULL);
-    counting = 0;
+    const long allocations = alloc_counter_stop();
     ck_assert_int_eq(s, MCD_OK);
     return allocations;
 }
@@ -50,10 +24,9 @@ static long count_fc3d_solve(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3
                              double *u)
 {
     mcd_solver_stats st;
-    allocations = 0;
-    counting = 1;
+    alloc_counter_start();
     mcd_status s = mcd_solve_fc3d(ws, k, p, NULL, r, u, &st, NULL);
-    counting = 0;
+    const long allocations = alloc_counter_stop();
     ck_assert_int_eq(s, MCD_OK);
     return allocations;
 }
@@ -85,11 +58,9 @@ START_TEST(solves_do_not_allocate)
     }
     mcd_solver_ws_free(ws);
     /* the counter sees the library's allocations: creating a workspace makes some */
-    counting = 1;
-    allocations = 0;
+    alloc_counter_start();
     ck_assert_int_eq(mcd_solver_ws_create(N, &ws, NULL), MCD_OK);
-    counting = 0;
-    ck_assert_int_ge(allocations, 1);
+    ck_assert_int_ge(alloc_counter_stop(), 1);
     mcd_solver_ws_free(ws);
     mcd_mlcp_free(&p);
     mcd_fc3d_free(&f);
