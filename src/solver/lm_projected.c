@@ -17,13 +17,17 @@
  * first PLM_MONOTONE_STEPS iterations and after a restart. Watchdog: if
  * the best psi has not improved for PLM_WATCHDOG iterations, restart from
  * the best point with a monotone line search. If t falls below t_min the
- * last trial point is accepted when its psi is finite (as LMMCP does). */
+ * last trial point is accepted when its psi is finite (as LMMCP does).
+ * At a stationary point with psi > 0 (the step's predicted decrease below
+ * PLM_STATIONARY psi), once per new best psi: a move along the null space
+ * of J to the end of the flat set of psi (leave_flat_set). */
 #include "lm.h"
 
 #include "../base/lapack.h"
 #include "dense.h"
 #include "small_dense.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -35,16 +39,22 @@
 #define PLM_T_MIN          1e-12 /* smallest step length */
 #define PLM_PIVOT_MIN      1e-10 /* normal equations while cond(J^T J + lambda I) <~ 1e10 */
 #define PLM_SMALL_N        64    /* normal equations up to this size (O(n^3) unblocked) */
+#define PLM_STATIONARY     1e-10 /* x is stationary when -grad psi . d <= this times psi */
+#define PLM_FLAT           1e-3  /* relative change of psi that ends the flat set */
+#define PLM_FLAT_DOUBLINGS 80    /* step doublings along the flat direction */
+#define PLM_FLAT_BISECTION 60    /* bisections locating the end of the flat set */
 
 static double half_squared_norm(int n, const double *v)
 {
     return 0.5 * mcd_dense_dot(n, v, v);
 }
 
-/* d = argmin |[J; sqrt(lambda) I] d - [-Phi; 0]| by QR: the stacked matrix
- * is written column-major (2n x n, lda 2n) from the row-major J. 0 if
- * dgels reports a rank-deficient triangular factor. */
-static int stacked_qr_step(int n, const double *phi, double lambda, const mcd_lm_ws *w, double *d)
+/* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by QR, a
+ * NULL part of the right-hand side standing for 0: the stacked matrix is
+ * written column-major (2n x n, lda 2n) from the row-major J. 0 if dgels
+ * reports a rank-deficient triangular factor. */
+static int stacked_qr_solve(int n, const double *top, const double *bottom, double lambda,
+                            const mcd_lm_ws *w, double *d)
 {
     int m = 2 * n, one = 1, info;
     double root = sqrt(lambda);
@@ -54,8 +64,10 @@ static int stacked_qr_step(int n, const double *phi, double lambda, const mcd_lm
         memset(col + n, 0, (size_t)n * sizeof *col);
         col[n + j] = root;
     }
-    for (int i = 0; i < n; i++) w->rhs[i] = -phi[i];
-    memset(w->rhs + n, 0, (size_t)n * sizeof *w->rhs);
+    for (int i = 0; i < n; i++) {
+        w->rhs[i] = top ? -top[i] : 0.0;
+        w->rhs[n + i] = bottom ? root * bottom[i] : 0.0;
+    }
     dgels_("N", &m, &n, &one, w->A, &m, w->rhs, &m, w->lwork, &w->lwork_len, &info);
     if (info != 0) return 0;
     memcpy(d, w->rhs, (size_t)n * sizeof *d);
@@ -96,7 +108,7 @@ static double direction(int n, const double *phi, double lambda, const mcd_lm_ws
         double slope = mcd_dense_dot(n, w->grad, w->step);
         if (slope < 0) return slope;
     }
-    if (!stacked_qr_step(n, phi, lambda, w, w->step))
+    if (!stacked_qr_solve(n, phi, NULL, lambda, w, w->step))
         for (int i = 0; i < n; i++) w->step[i] = -w->grad[i];
     return mcd_dense_dot(n, w->grad, w->step);
 }
@@ -162,6 +174,79 @@ static void restore(const mcd_nls *sys, plm_point *p, const double *x_from)
     p->err = sys->error(sys->ctx, p->x);
 }
 
+/* psi at x + t e into w->x_trial, w->phi_trial. */
+static double psi_along(const mcd_nls *sys, const mcd_lm_ws *w, const double *x, const double *e,
+                        double t)
+{
+    for (int i = 0; i < sys->n; i++) w->x_trial[i] = x[i] + t * e[i];
+    sys->residual(sys->ctx, w->x_trial, w->phi_trial);
+    return half_squared_norm(sys->n, w->phi_trial);
+}
+
+/* The end of the flat set of psi from p along t e (t > 0, |e| = 1): t
+ * doubles from 1e-8 (1 + |x|) until psi changes by more than PLM_FLAT psi,
+ * then bisection locates the first such t. Returns that t, with its psi in
+ * *psi_end, or 0 if psi stays flat. */
+static double flat_end(const mcd_nls *sys, const mcd_lm_ws *w, const plm_point *p, const double *e,
+                       double *psi_end)
+{
+    double lo = 0.0, hi = 1e-8 * (1.0 + sqrt(mcd_dense_dot(sys->n, p->x, p->x)));
+    int j = 0;
+    while (fabs(psi_along(sys, w, p->x, e, hi) - p->psi) <= PLM_FLAT * p->psi) {
+        if (++j == PLM_FLAT_DOUBLINGS) return 0.0;
+        lo = hi;
+        hi *= 2.0;
+    }
+    for (j = 0; j < PLM_FLAT_BISECTION && hi - lo > DBL_EPSILON * hi; j++) {
+        double mid = 0.5 * (lo + hi);
+        if (fabs(psi_along(sys, w, p->x, e, mid) - p->psi) > PLM_FLAT * p->psi) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    *psi_end = psi_along(sys, w, p->x, e, hi);
+    return hi;
+}
+
+/* At a stationary point with psi > 0 (grad psi = J^T Phi = 0), psi is
+ * constant along the null space of J as long as Phi stays on one smooth
+ * piece, and no LM step leaves it (e.g. Todorov's map at a set of sticking
+ * contacts whose W is singular: the velocity they cannot absorb is Phi's
+ * component outside the range of J). Moves p along the null-space part of
+ * Phi, e = lambda (J^T J + lambda I)^{-1} Phi (the least-squares solution
+ * of [J; sqrt(lambda) I] e = [0; sqrt(lambda) Phi]), to the end of the
+ * flat set in the direction +e or -e where psi decreases there (the lower
+ * of the two), so that the next piece's Jacobian sees the rest of Phi.
+ * Returns 0 (p unchanged) if psi decreases at neither end or the flat set
+ * is unbounded on one side (psi flattening out towards infinity, as plain
+ * FB's far from the solution, docs/solvers.md Sec. 2.2.2: no piece ends). */
+static int leave_flat_set(const mcd_nls *sys, double lambda, const mcd_lm_ws *w, plm_point *p)
+{
+    int n = sys->n;
+    double *e = w->grad; /* grad psi is not needed again at this x */
+    if (!stacked_qr_solve(n, NULL, p->phi, lambda, w, e)) return 0;
+    double norm = sqrt(mcd_dense_dot(n, e, e));
+    if (!(norm > 0 && isfinite(norm))) return 0;
+    for (int i = 0; i < n; i++) e[i] /= norm;
+    double best_t = 0.0, best_psi = p->psi;
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        double psi_end = p->psi, t = flat_end(sys, w, p, e, &psi_end);
+        if (t == 0) return 0;
+        if (psi_end < best_psi) {
+            best_t = sign * t;
+            best_psi = psi_end;
+        }
+        for (int i = 0; i < n; i++) e[i] = -e[i];
+    }
+    if (best_t == 0) return 0;
+    p->psi = psi_along(sys, w, p->x, e, best_t);
+    memcpy(p->x, w->x_trial, (size_t)n * sizeof *p->x);
+    memcpy(p->phi, w->phi_trial, (size_t)n * sizeof *p->phi);
+    p->err = sys->error(sys->ctx, p->x);
+    return 1;
+}
+
 mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
                             mcd_lm_result *res)
 {
@@ -172,7 +257,7 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
     psi_memory mem;
     memory_reset(&mem, p.psi);
     double ref_psi = p.psi, psi_best = p.psi;
-    int k = 0, k_best = 0, state_at_x = 1;
+    int k = 0, k_best = 0, state_at_x = 1, flat_untried = 1;
     memcpy(w->x_best, x, (size_t)n * sizeof *x);
     while (status == MCD_OK && !(p.psi <= o->psi_tol || p.err <= o->tol)) {
         if (k == o->max_iter) {
@@ -184,9 +269,15 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
         sys->jacobian(sys->ctx, x, w->J);
         mcd_dense_matvec_t(n, w->J, p.phi, w->grad); /* grad psi = J^T Phi */
         double slope = direction(n, p.phi, o->lambda0, w);
-        state_at_x = line_search(sys, w, &p, ref_psi, slope);
+        int moved = 0;
+        if (flat_untried && -slope <= PLM_STATIONARY * p.psi) { /* once per best psi */
+            flat_untried = 0;
+            moved = leave_flat_set(sys, o->lambda0, w, &p);
+        }
+        state_at_x = moved || line_search(sys, w, &p, ref_psi, slope);
         ref_psi = memory_push(&mem, p.psi);
         if (p.psi < psi_best) {
+            flat_untried = 1;
             psi_best = p.psi;
             k_best = k;
             memcpy(w->x_best, x, (size_t)n * sizeof *x);
