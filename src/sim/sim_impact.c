@@ -195,7 +195,7 @@ static mcd_status maxdiss(mcd_sim *s, int nb, int n, mcd_error *e)
     mcd_maxdiss_stats st;
     memset(w->P, 0, (size_t)(nb + 3 * n) * sizeof *w->P);
     mcd_status r = mcd_maxdiss_solve(&p, &o, w->P, w->work, &st, e);
-    if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
+    if (r != MCD_OK && mcd_sim_solution_usable(s, r)) { /* not converged, warned */
         s->solver_failures++;
         return MCD_OK;
     }

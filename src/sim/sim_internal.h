@@ -42,6 +42,11 @@ size_t mcd_sim_max_unknowns(const mcd_sim *s);
  * st gets iterations, residual and solver status. (sim_solve.c) */
 mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st);
 
+/* Whether a solve that returned r left impulses the step may use: a
+ * solution, or under MCD_ON_FAILURE_WARN the best iterate of a solve that
+ * did not converge. (sim_solve.c) */
+int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r);
+
 /* The failure policy applied to the status r of a solve of method name. */
 mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, mcd_step_stats *st);
 

@@ -51,9 +51,8 @@ mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, mcd_step_stats *st)
     if (s->opt.solver_opts.tol > 0) o.tol = s->opt.solver_opts.tol;
     if (s->opt.solver_opts.max_iter > 0) o.max_iter = s->opt.solver_opts.max_iter;
     mcd_status r = mcd_maxdiss_solve(&p, &o, s->z, s->maxdiss->work, &ms, &e);
-    int usable =
-        r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
-    if (usable && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
     st->iterations = ms.iterations;
     st->residual = ms.residual;
     return mcd_sim_solver_outcome(s, r, &e, st);

@@ -98,8 +98,7 @@ mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st)
     memset(ns->z, 0, (size_t)p.n * sizeof *ns->z);
     r = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? solve_judice(s, &p, st, &e)
                                                  : solve_lemke(s, &p, st, &e);
-    const int use =
-        r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
-    if (use && mcd_nslcp_take(ns->ws, s->cws, ns->z, &e) != MCD_OK) r = MCD_ERR_NONFINITE;
+    if (mcd_sim_solution_usable(s, r) && mcd_nslcp_take(ns->ws, s->cws, ns->z, &e) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
     return mcd_sim_solver_outcome(s, r, &e, st);
 }

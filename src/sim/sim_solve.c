@@ -21,8 +21,7 @@ mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, 
     return MCD_OK;
 }
 
-/* Whether the impulses of a solve with status r are to be used. */
-static int usable(const mcd_sim *s, mcd_status r)
+int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r)
 {
     return r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
 }
@@ -36,7 +35,8 @@ static mcd_status solve_mlcp(mcd_sim *s, mcd_step_stats *st)
     memset(s->z, 0, (size_t)p.n * sizeof *s->z);
     mcd_status r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
                                   s->z, &ss, &e);
-    if (usable(s, r) && mcd_contact_take_mlcp(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_mlcp(s->cws, s->z) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
     st->iterations = ss.iterations;
     st->residual = ss.error;
     return mcd_sim_solver_outcome(s, r, &e, st);
@@ -51,7 +51,8 @@ static mcd_status solve_mncp(mcd_sim *s, mcd_step_stats *st)
     memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
     mcd_status r = mcd_solve_fc3d(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
                                   s->z, s->u, &ss, &e);
-    if (usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
     st->iterations = ss.iterations;
     st->residual = ss.error;
     return mcd_sim_solver_outcome(s, r, &e, st);
@@ -83,7 +84,8 @@ static mcd_status solve_ccp(mcd_sim *s, mcd_step_stats *st)
     mcd_status r = s->opt.solver == MCD_METHOD_CCP_APGD
                        ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, &e)
                        : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, &e);
-    if (usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK) r = MCD_ERR_NONFINITE;
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
     st->iterations = cs.iterations;
     st->residual = cs.residual;
     return mcd_sim_solver_outcome(s, r, &e, st);
