@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "mcdyn/ccp.h"
+#include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 #include "mcdyn/scenario.h"
@@ -34,28 +35,10 @@
 
 static const mcd_step_method methods[2] = {MCD_METHOD_CCP_PGS, MCD_METHOD_CCP_APGD};
 
-/* One free body of mass m and principal inertia I under gravity g. */
-static mcd_model *free_body(double m, const double I[3], const double g[3])
-{
-    mcd_builder *b = NULL;
-    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
-    mcd_link_desc l = mcd_link_desc_default();
-    l.name = "body";
-    l.jtype = MCD_JOINT_FREE;
-    l.mass.mass = m;
-    l.mass.inertia[0] = I[0], l.mass.inertia[4] = I[1], l.mass.inertia[8] = I[2];
-    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_builder_set_gravity(b, g, NULL), MCD_OK);
-    mcd_model *model = NULL;
-    ck_assert_int_eq(mcd_model_build(b, &model, NULL), MCD_OK);
-    mcd_builder_free(b);
-    return model;
-}
-
 static mcd_model *sphere_model(void)
 {
     const double I[3] = {0.4, 0.4, 0.4}, g[3] = {0, 0, -G};
-    return free_body(1.0, I, g);
+    return scene_free_body("body", 1.0, I, g);
 }
 
 /* The box under gravity g tilted by theta about y: the plane z = 0 is then
@@ -65,7 +48,7 @@ static mcd_model *box_model(double theta)
     const double I[3] = {BM / 3 * (BB * BB + BC * BC), BM / 3 * (BA * BA + BC * BC),
                          BM / 3 * (BA * BA + BB * BB)};
     const double g[3] = {G * sin(theta), 0, -G * cos(theta)};
-    return free_body(BM, I, g);
+    return scene_free_body("body", BM, I, g);
 }
 
 typedef struct scene {

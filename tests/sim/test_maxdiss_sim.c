@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 
@@ -22,23 +23,6 @@
 /* Energy may not rise by more than this per step [J] (solver tol 1e-9 m/s
  * on impulses of order m g dt gives changes far below it). */
 #define E_TOL 1e-9
-
-static mcd_model *free_body(double mass, const double I[3], const double g[3])
-{
-    mcd_builder *b = NULL;
-    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
-    ck_assert_int_eq(mcd_builder_set_gravity(b, g, NULL), MCD_OK);
-    mcd_link_desc l = mcd_link_desc_default();
-    l.name = "body";
-    l.jtype = MCD_JOINT_FREE;
-    l.mass.mass = mass;
-    l.mass.inertia[0] = I[0], l.mass.inertia[4] = I[1], l.mass.inertia[8] = I[2];
-    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
-    mcd_model *m = NULL;
-    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
-    mcd_builder_free(b);
-    return m;
-}
 
 typedef struct scene {
     double mu;
@@ -125,7 +109,7 @@ START_TEST(sphere_slides_then_rolls)
 {
     const double v0 = 2.0, I[3] = {0.4, 0.4, 0.4};
     scene sc = {0.2, {-1, 0, 0}};
-    mcd_model *m = free_body(1.0, I, G_DOWN);
+    mcd_model *m = scene_free_body("body", 1.0, I, G_DOWN);
     double q[7] = {0, 0, 1, 1, 0, 0, 0}, qd[6] = {v0, 0, 0, 0, 0, 0};
     mcd_sim *s = make_sim(m, &sc, q, qd);
     double E = total_energy(m, s), tsr = -1, lateral = 0.0, gain = 0.0;
@@ -154,7 +138,7 @@ START_TEST(sphere_drop_does_not_bounce)
 {
     const double I[3] = {0.4, 0.4, 0.4};
     scene sc = {0.5, {-1, 0, 0}};
-    mcd_model *m = free_body(1.0, I, G_DOWN);
+    mcd_model *m = scene_free_body("body", 1.0, I, G_DOWN);
     double q[7] = {0, 0, 1.3, 1, 0, 0, 0}, qd[6] = {1.0, 0, 0, 0, 3.0, 0};
     mcd_sim *s = make_sim(m, &sc, q, qd);
     double E = total_energy(m, s), gain = 0.0, landed = -1.0;
@@ -187,7 +171,7 @@ static mcd_model *box_model(const double g[3])
     const double a = BOX_HALF[0], b = BOX_HALF[1], h = BOX_HALF[2];
     const double I[3] = {BOX_M * (b * b + h * h) / 3, BOX_M * (a * a + h * h) / 3,
                          BOX_M * (a * a + b * b) / 3};
-    return free_body(BOX_M, I, g);
+    return scene_free_body("body", BOX_M, I, g);
 }
 
 typedef struct box_run {

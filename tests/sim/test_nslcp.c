@@ -12,29 +12,14 @@
 #include <string.h>
 
 #include "common/alloc_counter.h"
+#include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 
-#define SIDE 1.0
+#define SIDE (2 * SCENE_BOX_HALF) /* the box of contact_scenes.h */
 #define MU   1.0
 #define V0   5.0
 #define W0   (2 * M_PI)
-
-static mcd_model *box_model(void)
-{
-    mcd_builder *b = NULL;
-    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
-    mcd_link_desc l = mcd_link_desc_default();
-    l.name = "box";
-    l.jtype = MCD_JOINT_FREE;
-    l.mass.mass = 1.0;
-    l.mass.inertia[0] = l.mass.inertia[4] = l.mass.inertia[8] = SIDE * SIDE / 6.0;
-    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
-    mcd_model *m = NULL;
-    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
-    mcd_builder_free(b);
-    return m;
-}
 
 /* The four bottom corners within 1 cm of the plane z = 0. */
 static mcd_status box_ground(void *user, const mcd_model *m, const mcd_data *d, const double *q,
@@ -157,7 +142,7 @@ static int first_step_rank(const mcd_model *m, double h, double rho, int *n)
  * direction of the four coplanar contacts, relaxed by eps_n of Eq. 40). */
 START_TEST(rank_full_for_rho_positive_deficient_for_rho_zero)
 {
-    mcd_model *m = box_model();
+    mcd_model *m = scene_box_model();
     const double hs[2] = {1e-3, 1e-2}, full_from[2] = {1e-7, 1e-4}, lost_at[2] = {1e-8, 1e-5};
     double Mq[420];
     for (int i = 0; i < 2; i++) {
@@ -232,7 +217,7 @@ static box_run *run_box_dirs(mcd_step_method method, double h, double rho, int n
     box_run *b = calloc(1, sizeof *b);
     b->t_rest = -1;
     b->both_positive = -INFINITY;
-    mcd_model *m = box_model();
+    mcd_model *m = scene_box_model();
     mcd_sim *s = box_sim(m, method, h, rho, ndir);
     const long steps = lround(1.5 / h);
     for (long i = 0; i < steps; i++) {
@@ -462,7 +447,7 @@ END_TEST
 /* Options are checked at creation with a clear message. */
 START_TEST(bad_options_are_reported)
 {
-    mcd_model *m = box_model();
+    mcd_model *m = scene_box_model();
     mcd_sim_options o = mcd_sim_default_options();
     o.solver = MCD_METHOD_NSLCP_JUDICE;
     mcd_sim *s = NULL;
@@ -489,7 +474,7 @@ END_TEST
 /* The steps of both methods allocate nothing (sliding and sticking). */
 START_TEST(no_allocation_in_a_step)
 {
-    mcd_model *m = box_model();
+    mcd_model *m = scene_box_model();
     for (int meth = 0; meth < 2; meth++) {
         mcd_sim *s =
             box_sim(m, meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE, 1e-2, 1e-2, 2);

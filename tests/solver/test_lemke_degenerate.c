@@ -20,6 +20,7 @@
 
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/problem_io.h"
+#include "common/contact_scenes.h"
 
 #define ERROR_TOL 1e-9 /* mcd_mlcp_error accepted for a solution */
 #define PI        3.14159265358979323846
@@ -261,56 +262,12 @@ START_TEST(random_redundant_contacts_are_solved)
 }
 END_TEST
 
-/* The box of tests/sim/test_sim_alloc.c: 1 kg, side 2 HALF, its four
- * bottom corners against the plane z = 0 (made within 1 cm), mu = 0.5,
- * restitution 0.3; q = (position, quaternion w x y z). */
-#define HALF 0.5
-
-static mcd_model *box_model(void)
-{
-    mcd_builder *b = NULL;
-    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
-    mcd_link_desc l = mcd_link_desc_default();
-    l.name = "box";
-    l.jtype = MCD_JOINT_FREE;
-    l.mass.mass = 1.0;
-    l.mass.inertia[0] = l.mass.inertia[4] = l.mass.inertia[8] = 1.0 / 6.0; /* m (2 HALF)^2 / 6 */
-    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
-    mcd_model *m = NULL;
-    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
-    mcd_builder_free(b);
-    return m;
-}
-
-static mcd_status box_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
-                            mcd_contact_point *c, int capacity, int *n, mcd_error *err)
-{
-    (void)user, (void)m, (void)d, (void)err;
-    const double w = q[3], x = q[4], y = q[5], z = q[6];
-    const double R0[3] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)};
-    const double R1[3] = {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)};
-    const double R2[3] = {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
-    *n = 0;
-    for (int k = 0; k < 4; k++) {
-        const double corner[3] = {(k & 1) ? HALF : -HALF, (k & 2) ? HALF : -HALF, -HALF};
-        double p[3];
-        p[0] = q[0] + R0[0] * corner[0] + R0[1] * corner[1] + R0[2] * corner[2];
-        p[1] = q[1] + R1[0] * corner[0] + R1[1] * corner[1] + R1[2] * corner[2];
-        p[2] = q[2] + R2[0] * corner[0] + R2[1] * corner[1] + R2[2] * corner[2];
-        if (p[2] > 0.01) continue;
-        if (*n >= capacity) return MCD_ERR_CAPACITY;
-        mcd_contact_point cp = {0, -1, {p[0], p[1], 0.5 * p[2]}, {0, 0, 1}, p[2], 0.5, 0.3};
-        c[(*n)++] = cp;
-    }
-    return MCD_OK;
-}
-
 /* Flat landings with a random yaw and random linear and angular velocities
  * (|v_i| <= 1): every step's MLCP (4 contacts on a plane, 4 directions)
  * must be solved; a solver failure fails the step (on_failure = stop). */
 START_TEST(box_landings_never_fail)
 {
-    mcd_model *m = box_model();
+    mcd_model *m = scene_box_model();
     tu_rng rng = {11};
     for (int run = 0; run < 40; run++) {
         mcd_sim_options o = mcd_sim_default_options();
@@ -320,9 +277,9 @@ START_TEST(box_landings_never_fail)
         mcd_sim *s = NULL;
         mcd_error err = {0};
         ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
-        mcd_sim_set_contact_provider(s, box_plane, NULL);
+        mcd_sim_set_contact_provider(s, scene_box_plane, NULL);
         double yaw = tu_uniform(&rng, -0.3, 0.3), qd0[6];
-        const double q0[7] = {0, 0, HALF + 0.005, cos(yaw / 2), 0, 0, sin(yaw / 2)};
+        const double q0[7] = {0, 0, SCENE_BOX_HALF + 0.005, cos(yaw / 2), 0, 0, sin(yaw / 2)};
         for (int i = 0; i < 6; i++) qd0[i] = tu_uniform(&rng, -1, 1);
         ck_assert_int_eq(mcd_sim_set_state(s, q0, qd0, 0), MCD_OK);
         for (int step = 0; step < 300; step++) {
