@@ -56,12 +56,6 @@ static mcd_status check_options(const mcd_sim_options *o, mcd_error *err)
     return MCD_OK;
 }
 
-size_t mcd_sim_max_unknowns(const mcd_sim *s)
-{
-    const int nf = s->opt.contact.nf > 4 ? s->opt.contact.nf : 4;
-    return (size_t)s->m->nclosure_rows + (size_t)s->opt.max_contacts * (size_t)(nf + 2) + 1;
-}
-
 mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_sim **out,
                           mcd_error *err)
 {
@@ -74,8 +68,10 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->m = m;
     s->opt = o;
     const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
-    const size_t nz = mcd_sim_max_unknowns(s);
     const int nf = o.contact.nf > 4 ? o.contact.nf : 4;
+    /* unknowns of the largest step problem (closure rows, then n_f + 2 per
+     * contact for the MLCP), plus one */
+    const size_t nz = (size_t)m->nclosure_rows + (size_t)o.max_contacts * (size_t)(nf + 2) + 1;
     if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
         (st = mcd_contact_ws_create(m, s->d, o.max_contacts, nf, &s->cws, err)) != MCD_OK ||
         (st = mcd_solver_ws_create((int)nz, &s->sws, err)) != MCD_OK) {
@@ -254,7 +250,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     }
     t3 = now();
     st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
-    if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s, &st);
+    if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s);
     if (r == MCD_OK && m->nclosure_rows + s->ncontacts > 0) r = mcd_sim_solve(s, &st);
     double t4 = now();
     st.t_solve = t4 - t3;

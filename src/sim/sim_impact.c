@@ -217,9 +217,8 @@ static mcd_status apply(mcd_sim *s, const mcd_fc3d *p, int n)
     return r;
 }
 
-mcd_status mcd_sim_impact_phase(mcd_sim *s, mcd_step_stats *st)
+mcd_status mcd_sim_impact_phase(mcd_sim *s)
 {
-    (void)st;
     if (s->opt.impact_law == MCD_IMPACT_NEWTON) return MCD_OK;
     struct mcd_sim_impact *w = s->impact;
     mcd_fc3d p;

@@ -32,10 +32,6 @@ struct mcd_sim {
     mcd_error err;
 };
 
-/* Largest number of unknowns of a step's problem (closure rows, then
- * n_f + 2 per contact for the MLCP), plus one. */
-size_t mcd_sim_max_unknowns(const mcd_sim *s);
-
 /* Solves the step's contact problem (set up in s->cws) with s->opt.solver
  * and leaves the impulses in s->cws for mcd_contact_velocity_update.
  * Non-convergence under MCD_ON_FAILURE_WARN is counted and returns MCD_OK;
@@ -64,6 +60,6 @@ mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, mcd_step_stats *st);
  * impact phase, run after the contact set-up and before the solve. */
 mcd_status mcd_sim_impact_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_impact_free(mcd_sim *s);
-mcd_status mcd_sim_impact_phase(mcd_sim *s, mcd_step_stats *st);
+mcd_status mcd_sim_impact_phase(mcd_sim *s);
 
 #endif
