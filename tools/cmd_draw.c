@@ -21,6 +21,7 @@
 
 typedef struct draw_options {
     const char *path, *out, *view, *q, *qd, *title, *size, *time;
+    int balance_inertia;
 } draw_options;
 
 /* The loaded model and its state. */
@@ -37,7 +38,8 @@ typedef struct drawing {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: mcdyn draw SCENARIO.yaml|MODEL.urdf --out PICTURE.png [--view VIEW]\n"
-                 "                  [--q Q] [--qd QD] [--time T] [--size WxH] [--title TITLE]\n\n"
+                 "                  [--q Q] [--qd QD] [--time T] [--size WxH] [--title TITLE]\n"
+                 "                  [--package-path DIR]... [--balance-inertia]\n\n"
                  "Draws a model with gnuplot into a PNG picture: bodies as segments from joint\n"
                  "to joint and to their collision geometry, closure frames and merged link\n"
                  "frames; joints as dots (squares for joints to the world); closure frames as\n"
@@ -60,6 +62,10 @@ static void usage(FILE *out)
                  "  --time T            simulate T seconds (>= 0) before drawing\n"
                  "  --size WxH          picture size in pixels (default 800x600)\n"
                  "  --title TITLE       picture title instead of the name\n"
+                 "  --package-path DIR  a directory searched for package:// mesh files, before\n"
+                 "                      those of ROS_PACKAGE_PATH; may be repeated\n"
+                 "  --balance-inertia   (URDF) replace a link inertia that no rigid body can have\n"
+                 "                      by the isotropic one of the same trace, with a warning\n"
                  "  -h, --help          print this help\n\n"
                  "gnuplot is run through popen (the program named by MCDYN_GNUPLOT, else\n"
                  "`gnuplot`), with the pngcairo terminal when available, else png.\n"
@@ -92,6 +98,12 @@ static int parse_options(int argc, char **argv, draw_options *o)
         if (slot) {
             if (i + 1 >= argc) return args_usage_error("draw", "option '%s' needs a value", a);
             *slot = argv[++i];
+        } else if (!strcmp(a, "--balance-inertia")) {
+            o->balance_inertia = 1;
+        } else if (!strcmp(a, "--package-path")) {
+            if (i + 1 >= argc) return args_usage_error("draw", "option '%s' needs a value", a);
+            int rc = args_add_package_path("draw", argv[++i]);
+            if (rc) return rc;
         } else if (a[0] == '-' && a[1] != '\0') {
             return args_usage_error("draw", "unknown option '%s'", a);
         } else if (!o->path) {
@@ -139,11 +151,12 @@ static void print_warning(void *user, const char *msg)
     fprintf(stderr, "mcdyn draw: warning: %s\n", msg);
 }
 
-static int load(drawing *dr, const char *path)
+static int load(drawing *dr, const char *path, int balance_inertia)
 {
     mcd_error err;
     if (is_urdf(path)) {
         mcd_urdf_options opt = mcd_urdf_default_options();
+        opt.balance_inertia = balance_inertia;
         opt.warn = print_warning;
         if (mcd_urdf_load_file(path, &opt, &dr->urdf_model, &err) != MCD_OK)
             return args_fail("draw", "%s", err.msg);
@@ -263,8 +276,8 @@ int mcd_cmd_draw(int argc, char **argv)
     if (code >= 0) return code;
     if ((code = check_options(&o, &view, &time, &width, &height)) != 0) return code;
     drawing dr = {0};
-    code = load(&dr, o.path) || set_state(&dr, &o, o.time != NULL) || simulate(&dr, time) ||
-           render(&dr, &o, &view, time, width, height);
+    code = load(&dr, o.path, o.balance_inertia) || set_state(&dr, &o, o.time != NULL) ||
+           simulate(&dr, time) || render(&dr, &o, &view, time, width, height);
     if (code == 0 && dr.d && dr.d->warn_count > 0)
         fprintf(stderr, "mcdyn draw: note: %s (%ld times)\n", dr.d->warn.msg, dr.d->warn_count);
     drawing_free(&dr);

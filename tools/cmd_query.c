@@ -22,7 +22,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn query MODEL.urdf [--floating-base] [--q Q] [--qd QD] [--tau TAU]\n"
-            "                  [--node LINK[:x,y,z]]... [--balance-inertia] [--quiet]\n\n"
+            "                  [--node LINK[:x,y,z]]... [--balance-inertia]\n"
+            "                  [--package-path DIR]... [--quiet]\n\n"
             "Loads a URDF model and prints one JSON object on standard output:\n"
             "  model, nq, nv       model name and numbers of position / velocity coordinates\n"
             "  joint_names, joint_types, body_names   one entry per moving body, in order\n"
@@ -52,8 +53,11 @@ static void usage(FILE *out)
             "                      (triangle inequality violated, as in some published\n"
             "                      files) by the isotropic inertia of the same trace, with a\n"
             "                      warning; without it such a file is an error\n"
-            "  --quiet             do not print the URDF loader's warnings (visual meshes\n"
-            "                      not found, <mimic> ignored, ...)\n"
+            "  --package-path DIR  a directory searched for package://PKG/... mesh files (as\n"
+            "                      DIR/PKG/... or, when DIR is named PKG, DIR/...), before\n"
+            "                      those of ROS_PACKAGE_PATH; may be repeated\n"
+            "  --quiet             do not print the URDF loader's warnings (collision meshes\n"
+            "                      not found, inertias balanced, ...)\n"
             "  -h, --help          print this help\n\n"
             "Errors are reported on standard error; the exit code is 1 for a bad model or\n"
             "value, 2 for bad usage.\n");
@@ -86,6 +90,10 @@ static int parse_options(int argc, char **argv, query_options *o)
             o->quiet = 1;
         } else if (!strcmp(a, "--balance-inertia")) {
             o->balance_inertia = 1;
+        } else if (!strcmp(a, "--package-path")) {
+            if (i + 1 >= argc) return args_usage_error("query", "option '%s' needs a value", a);
+            int rc = args_add_package_path("query", argv[++i]);
+            if (rc) return rc;
         } else if (slot) {
             if (i + 1 >= argc) return args_usage_error("query", "option '%s' needs a value", a);
             *slot = argv[++i];
