@@ -18,7 +18,11 @@
  *    rejected as unsupported. <axis> defaults to (1, 0, 0); <limit> and
  *    <dynamics> (damping, friction) are recorded, a revolute or prismatic
  *    joint having position limits when <limit> writes lower or upper;
- *    <mimic> is ignored with a warning (the joint stays independent);
+ *  - <mimic> (q_j = multiplier q_i + offset) is an error (MCD_ERR_UNSUPPORTED)
+ *    unless ignore_mimic is set: the coupling of two joint coordinates is not
+ *    a loop closure of closure.h, whose rows constrain the relative motion of
+ *    two frames (a mimic row involves the bodies on both sides of both
+ *    joints), in the dynamics and in the contact layer alike;
  *  - <collision> geometry: sphere, box, cylinder, mesh, and the common
  *    <capsule radius length> extension (length of the cylindrical part);
  *    mesh file names are resolved (package:// against the package paths of
@@ -73,6 +77,10 @@ typedef struct mcd_urdf_options {
      * option (--balance-inertia of mcdyn, balance_inertia of a scenario
      * robot). */
     int balance_inertia;
+    /* Nonzero: a <mimic> joint is loaded as an independent joint, with a
+     * warning. Zero: a <mimic> is an error naming this option
+     * (--ignore-mimic of mcdyn, ignore_mimic of a scenario robot). */
+    int ignore_mimic;
     /* Optional warnings sink (NULL: warnings are dropped). */
     mcd_urdf_warn_fn warn;
     void *warn_user;
