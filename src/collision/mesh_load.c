@@ -93,7 +93,8 @@ static mcd_status import(const char *path, const struct aiScene **sc, mcd_error 
     return MCD_OK;
 }
 
-mcd_status mcd_mesh_load_vertices(const char *path, double **verts, int *nverts, mcd_error *err)
+/* mcd_mesh_load_vertices without the link in the messages. */
+static mcd_status load_vertices(const char *path, double **verts, int *nverts, mcd_error *err)
 {
     *verts = NULL;
     *nverts = 0;
@@ -171,4 +172,14 @@ int mcd_mesh_is_solid(const double *verts, int nverts)
     mcd_v3_scale(ref + 3, nrm, 1.0 / mcd_v3_norm(nrm));
     farthest(verts, nverts, dist_plane, ref, &d);
     return d > 1e-9 * extent;
+}
+
+mcd_status mcd_mesh_load_vertices(const char *path, const char *link, double **verts, int *nverts,
+                                  mcd_error *err)
+{
+    mcd_error e;
+    mcd_error_clear(&e);
+    mcd_status s = load_vertices(path, verts, nverts, &e);
+    if (s != MCD_OK) mcd_fail(err, s, "link '%s': %s", link, e.msg);
+    return s;
 }

@@ -13,12 +13,14 @@
 
 #include "mcdyn/status.h"
 
-/* Reads the vertices of path into *verts (malloc'd, 3 doubles per vertex,
- * freed by the caller) and their number into *nverts. Errors name the path:
+/* Reads the vertices of path, a collision mesh of link (the name used in
+ * messages), into *verts (malloc'd, 3 doubles per vertex, freed by the
+ * caller) and their number into *nverts. Errors name the link and the path:
  * MCD_ERR_UNSUPPORTED (no importer for the extension), MCD_ERR_IO (cannot
  * open), MCD_ERR_PARSE (Assimp rejects the file, a non-finite vertex, no
  * vertices), MCD_ERR_NOMEM. */
-mcd_status mcd_mesh_load_vertices(const char *path, double **verts, int *nverts, mcd_error *err);
+mcd_status mcd_mesh_load_vertices(const char *path, const char *link, double **verts, int *nverts,
+                                  mcd_error *err);
 
 /* 1 if the points span a solid: four of them are not coplanar (relative
  * tolerance 1e-9 of their extent); 0 for flat, collinear or single points. */

@@ -116,7 +116,7 @@ START_TEST(mesh_errors)
 {
     mcd_error err = {0};
     ck_assert_int_eq(mesh_world("/nonexistent/dir/part.stl", &err), MCD_ERR_IO);
-    expect_msg(&err, "/nonexistent/dir/part.stl");
+    expect_msg(&err, "link 'b': mesh '/nonexistent/dir/part.stl'");
     ck_assert_int_eq(mesh_world("package://robot/meshes/link.STL", &err), MCD_ERR_IO);
     expect_msg(&err, "package://robot/meshes/link.STL");
     ck_assert_int_eq(mesh_world("/some/where/link.notamesh", &err), MCD_ERR_UNSUPPORTED);
