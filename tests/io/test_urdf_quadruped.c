@@ -243,6 +243,46 @@ START_TEST(query_package_path)
 }
 END_TEST
 
+/* The command: sim finds the scenario robot's meshes with --package-path
+ * (they are read to make the collision world), and fails without it naming
+ * the file. */
+START_TEST(sim_package_path)
+{
+    const char *exe = getenv("MCDYN_EXE");
+    ck_assert_ptr_nonnull(exe);
+    char dir[] = "/tmp/mcdyn-quadruped-XXXXXX", path[1200], cmd[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/scene.yaml", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f,
+            "robots:\n  - {urdf: '%s', position: [0, 0, 0.45], ignore_mimic: true}\n"
+            "environment:\n  - {name: floor, type: plane}\nduration: 0.01\n",
+            quadruped());
+    fclose(f);
+    for (int with = 0; with < 2; with++) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s' sim '%s/scene.yaml' --quiet --out '%s/t.csv' %s%s%s >/dev/null 2>'%s/err'",
+                 exe, dir, dir, with ? "--package-path '" : "", with ? packages() : "",
+                 with ? "'" : "", dir);
+        int rc = system(cmd);
+        snprintf(path, sizeof path, "%s/err", dir);
+        f = fopen(path, "r");
+        ck_assert_ptr_nonnull(f);
+        char line[1024] = "";
+        if (!fgets(line, sizeof line, f)) line[0] = '\0';
+        fclose(f);
+        if (with)
+            ck_assert_msg(rc == 0, "sim with --package-path: %s", line);
+        else
+            ck_assert_msg(rc != 0 && strstr(line, "quadruped_description/meshes/trunk.stl"), "%s",
+                          line);
+    }
+    snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* Every shared model loads (floating base, go1 and anymal with
  * balance_inertia, panda with ignore_mimic) with no word about visual
  * meshes; go1 without balance_inertia fails naming it. */
@@ -294,6 +334,7 @@ int main(void)
     tcase_add_test(tc, quadruped_thighs_from_collada);
     tcase_add_test(tc, quadruped_without_its_package);
     tcase_add_test(tc, query_package_path);
+    tcase_add_test(tc, sim_package_path);
     tcase_add_test(tc, shared_models_no_visual_warnings);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
