@@ -99,8 +99,8 @@ typedef struct mcd_collision_world mcd_collision_world;
  * and the other formats Assimp imports; an extension no importer handles
  * fails with MCD_ERR_UNSUPPORTED, unreadable files with MCD_ERR_IO,
  * malformed ones with MCD_ERR_PARSE, flat or empty meshes with
- * MCD_ERR_MODEL, each naming the path (and, when it is read, the link). The model must outlive the world and
- * stay unchanged. */
+ * MCD_ERR_MODEL, each naming the path (and, when it is read, the link).
+ * The model must outlive the world and stay unchanged. */
 mcd_status mcd_collision_world_create(const mcd_model *m, const mcd_collision_options *opt,
                                       mcd_collision_world **out, mcd_error *err);
 

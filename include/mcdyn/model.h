@@ -214,8 +214,8 @@ int mcd_builder_find_link(const mcd_builder *b, const char *name);
  * inertia for every moving body after fixed-joint merging unless the body
  * carries moving descendants (massless intermediate links are allowed).
  * The mass properties of links fixed to the world (merged into it) need
- * only be finite: they never enter the dynamics. Each violation is reported naming the link. The builder may be freed or
- * reused afterwards. */
+ * only be finite: they never enter the dynamics. Each violation is
+ * reported naming the link. The builder may be freed or reused afterwards. */
 mcd_status mcd_model_build(const mcd_builder *b, mcd_model **out, mcd_error *err);
 
 void mcd_model_free(mcd_model *m);
