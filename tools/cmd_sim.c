@@ -78,8 +78,8 @@ static int parse(int argc, char **argv, sim_options *o)
             bad = !v || args_parse_double(v, &o->duration) || !(o->duration > 0);
         else if (!strcmp(a, "--contact-slots"))
             bad = !v || args_parse_int(v, 0, &o->contact_slots);
-        else if (!strcmp(a, "--package-path") && v) {
-            int rc = args_add_package_path("sim", v);
+        else if (!strcmp(a, "--package-path")) {
+            int rc = v ? args_add_package_path("sim", v) : 0;
             if (rc) return rc;
         } else if (!strcmp(a, "--quiet"))
             o->quiet = 1, valued = 0;
