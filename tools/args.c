@@ -106,3 +106,28 @@ int args_parse_vector(const char *command, const char *option, const char *text,
                          count);
     return 0;
 }
+
+int args_add_package_path(const char *command, const char *dir)
+{
+    static char *added;    /* the directories added so far, ':'-separated */
+    static char *original; /* ROS_PACKAGE_PATH before the first one */
+    if (!dir[0] || strchr(dir, ':'))
+        return args_usage_error(command, "--package-path: '%s' is empty or holds a ':'", dir);
+    if (!original) {
+        const char *env = getenv("ROS_PACKAGE_PATH");
+        original = strdup(env ? env : "");
+        if (!original) return args_fail(command, "out of memory");
+    }
+    size_t na = added ? strlen(added) : 0, nd = strlen(dir), no = strlen(original);
+    char *grown = realloc(added, na + nd + 2);
+    if (!grown) return args_fail(command, "out of memory");
+    added = grown;
+    snprintf(added + na, nd + 2, "%s%s", na ? ":" : "", dir);
+    char *value = malloc(strlen(added) + no + 2);
+    if (!value) return args_fail(command, "out of memory");
+    sprintf(value, "%s%s%s", added, no ? ":" : "", original);
+    int bad = setenv("ROS_PACKAGE_PATH", value, 1) != 0;
+    free(value);
+    if (bad) return args_fail(command, "cannot set ROS_PACKAGE_PATH: %s", strerror(errno));
+    return 0;
+}

@@ -24,6 +24,14 @@ int args_is_help(const char *arg);
 #define ARGS_PRINTF_LIKE __attribute__((format(printf, 2, 3)))
 #else
 #define ARGS_PRINTF_LIKE
+/* Adds dir (the value of a --package-path option) to the directories
+ * searched for package:// URIs: after those added before it, before those
+ * already in ROS_PACKAGE_PATH. It goes through that variable, which the URDF
+ * loader reads, so that it reaches robots loaded directly and through
+ * scenarios alike. Returns 0, or reports through args_usage_error (a ':' in
+ * dir, an empty dir) or args_fail and returns the exit code. */
+int args_add_package_path(const char *command, const char *dir);
+
 #endif
 
 /* Prints "mcdyn COMMAND: message" on stderr and returns exit code 1. */
@@ -32,5 +40,13 @@ int args_fail(const char *command, const char *fmt, ...) ARGS_PRINTF_LIKE;
 /* The same followed by a pointer to `mcdyn COMMAND --help`; returns exit
  * code 2 (bad usage). */
 int args_usage_error(const char *command, const char *fmt, ...) ARGS_PRINTF_LIKE;
+
+/* Adds dir (the value of a --package-path option) to the directories
+ * searched for package:// URIs: after those added before it, before those
+ * already in ROS_PACKAGE_PATH. It goes through that variable, which the URDF
+ * loader reads, so that it reaches robots loaded directly and through
+ * scenarios alike. Returns 0, or reports through args_usage_error (a ':' in
+ * dir, an empty dir) or args_fail and returns the exit code. */
+int args_add_package_path(const char *command, const char *dir);
 
 #endif

@@ -248,6 +248,7 @@ static int bench_robot(const models_dirs *dirs, const robot_file *r, int samples
     }
     mcd_urdf_options opt = mcd_urdf_default_options();
     opt.floating_base = r->floating_base;
+    opt.ignore_mimic = 1; /* the dynamics of the tree (panda's finger mimic) */
     mcd_model *m = NULL;
     mcd_error err;
     if (mcd_urdf_load_file(path, &opt, &m, &err) != MCD_OK) {

@@ -21,6 +21,7 @@
 
 typedef struct draw_options {
     const char *path, *out, *view, *q, *qd, *title, *size, *time;
+    int balance_inertia, ignore_mimic;
 } draw_options;
 
 /* The loaded model and its state. */
@@ -36,35 +37,42 @@ typedef struct drawing {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: mcdyn draw SCENARIO.yaml|MODEL.urdf --out PICTURE.png [--view VIEW]\n"
-                 "                  [--q Q] [--qd QD] [--time T] [--size WxH] [--title TITLE]\n\n"
-                 "Draws a model with gnuplot into a PNG picture: bodies as segments from joint\n"
-                 "to joint and to their collision geometry, closure frames and merged link\n"
-                 "frames; joints as dots (squares for joints to the world); closure frames as\n"
-                 "red crosses (a dashed red segment joins the two frames of a closure that\n"
-                 "does not hold); collision geometry as outlines (meshes as a small frame).\n"
-                 "The title is the scenario's (or the URDF robot's) name.\n\n"
-                 "The state is the scenario's initial state (a URDF: the neutral configuration\n"
-                 "at rest), projected onto the loop closures (drawn as given, with a\n"
-                 "warning, when it cannot be); with --time it is then simulated without\n"
-                 "actuation and without contact by mcd_closure_step (semi-implicit Euler with\n"
-                 "closure projection) at the scenario's dt and closure_tolerance (a URDF: 1 ms\n"
-                 "and 1e-10 m); `mcdyn sim` simulates with contact.\n\n"
-                 "options:\n"
-                 "  --out PICTURE.png   the picture to write (required)\n"
-                 "  --view VIEW         projection: xz (default; seen from -y), yz (from +x),\n"
-                 "                      xy (from +z) or iso (isometric, from (1, -1, 1))\n"
-                 "  --q Q               comma-separated joint positions, nq numbers, instead\n"
-                 "                      of the initial ones (quaternions w x y z, unit norm)\n"
-                 "  --qd QD             comma-separated joint velocities, nv numbers\n"
-                 "  --time T            simulate T seconds (>= 0) before drawing\n"
-                 "  --size WxH          picture size in pixels (default 800x600)\n"
-                 "  --title TITLE       picture title instead of the name\n"
-                 "  -h, --help          print this help\n\n"
-                 "gnuplot is run through popen (the program named by MCDYN_GNUPLOT, else\n"
-                 "`gnuplot`), with the pngcairo terminal when available, else png.\n"
-                 "Errors are reported on standard error; the exit code is 1 for a bad file,\n"
-                 "state or a failed drawing, 2 for bad usage.\n");
+    fprintf(out,
+            "usage: mcdyn draw SCENARIO.yaml|MODEL.urdf --out PICTURE.png [--view VIEW]\n"
+            "                  [--q Q] [--qd QD] [--time T] [--size WxH] [--title TITLE]\n"
+            "                  [--package-path DIR]... [--balance-inertia] [--ignore-mimic]\n\n"
+            "Draws a model with gnuplot into a PNG picture: bodies as segments from joint\n"
+            "to joint and to their collision geometry, closure frames and merged link\n"
+            "frames; joints as dots (squares for joints to the world); closure frames as\n"
+            "red crosses (a dashed red segment joins the two frames of a closure that\n"
+            "does not hold); collision geometry as outlines (meshes as a small frame).\n"
+            "The title is the scenario's (or the URDF robot's) name.\n\n"
+            "The state is the scenario's initial state (a URDF: the neutral configuration\n"
+            "at rest), projected onto the loop closures (drawn as given, with a\n"
+            "warning, when it cannot be); with --time it is then simulated without\n"
+            "actuation and without contact by mcd_closure_step (semi-implicit Euler with\n"
+            "closure projection) at the scenario's dt and closure_tolerance (a URDF: 1 ms\n"
+            "and 1e-10 m); `mcdyn sim` simulates with contact.\n\n"
+            "options:\n"
+            "  --out PICTURE.png   the picture to write (required)\n"
+            "  --view VIEW         projection: xz (default; seen from -y), yz (from +x),\n"
+            "                      xy (from +z) or iso (isometric, from (1, -1, 1))\n"
+            "  --q Q               comma-separated joint positions, nq numbers, instead\n"
+            "                      of the initial ones (quaternions w x y z, unit norm)\n"
+            "  --qd QD             comma-separated joint velocities, nv numbers\n"
+            "  --time T            simulate T seconds (>= 0) before drawing\n"
+            "  --size WxH          picture size in pixels (default 800x600)\n"
+            "  --title TITLE       picture title instead of the name\n"
+            "  --package-path DIR  a directory searched for package:// mesh files, before\n"
+            "                      those of ROS_PACKAGE_PATH; may be repeated\n"
+            "  --balance-inertia   (URDF) replace a link inertia that no rigid body can have\n"
+            "                      by the isotropic one of the same trace, with a warning\n"
+            "  --ignore-mimic      (URDF) load a <mimic> joint as an independent joint\n"
+            "  -h, --help          print this help\n\n"
+            "gnuplot is run through popen (the program named by MCDYN_GNUPLOT, else\n"
+            "`gnuplot`), with the pngcairo terminal when available, else png.\n"
+            "Errors are reported on standard error; the exit code is 1 for a bad file,\n"
+            "state or a failed drawing, 2 for bad usage.\n");
 }
 
 static const char **option_slot(draw_options *o, const char *a)
@@ -92,6 +100,14 @@ static int parse_options(int argc, char **argv, draw_options *o)
         if (slot) {
             if (i + 1 >= argc) return args_usage_error("draw", "option '%s' needs a value", a);
             *slot = argv[++i];
+        } else if (!strcmp(a, "--balance-inertia")) {
+            o->balance_inertia = 1;
+        } else if (!strcmp(a, "--ignore-mimic")) {
+            o->ignore_mimic = 1;
+        } else if (!strcmp(a, "--package-path")) {
+            if (i + 1 >= argc) return args_usage_error("draw", "option '%s' needs a value", a);
+            int rc = args_add_package_path("draw", argv[++i]);
+            if (rc) return rc;
         } else if (a[0] == '-' && a[1] != '\0') {
             return args_usage_error("draw", "unknown option '%s'", a);
         } else if (!o->path) {
@@ -139,11 +155,13 @@ static void print_warning(void *user, const char *msg)
     fprintf(stderr, "mcdyn draw: warning: %s\n", msg);
 }
 
-static int load(drawing *dr, const char *path)
+static int load(drawing *dr, const char *path, const draw_options *o)
 {
     mcd_error err;
     if (is_urdf(path)) {
         mcd_urdf_options opt = mcd_urdf_default_options();
+        opt.balance_inertia = o->balance_inertia;
+        opt.ignore_mimic = o->ignore_mimic;
         opt.warn = print_warning;
         if (mcd_urdf_load_file(path, &opt, &dr->urdf_model, &err) != MCD_OK)
             return args_fail("draw", "%s", err.msg);
@@ -263,7 +281,7 @@ int mcd_cmd_draw(int argc, char **argv)
     if (code >= 0) return code;
     if ((code = check_options(&o, &view, &time, &width, &height)) != 0) return code;
     drawing dr = {0};
-    code = load(&dr, o.path) || set_state(&dr, &o, o.time != NULL) || simulate(&dr, time) ||
+    code = load(&dr, o.path, &o) || set_state(&dr, &o, o.time != NULL) || simulate(&dr, time) ||
            render(&dr, &o, &view, time, width, height);
     if (code == 0 && dr.d && dr.d->warn_count > 0)
         fprintf(stderr, "mcdyn draw: note: %s (%ld times)\n", dr.d->warn.msg, dr.d->warn_count);

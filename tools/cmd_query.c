@@ -12,7 +12,7 @@
 
 typedef struct query_options {
     const char *path;
-    int floating_base, quiet, balance_inertia;
+    int floating_base, quiet, balance_inertia, ignore_mimic;
     const char *q, *qd, *tau; /* comma-separated numbers, NULL for the default */
     int nnode;
     const char **node_args; /* "LINK[:x,y,z]", nnode entries (argv) */
@@ -22,7 +22,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn query MODEL.urdf [--floating-base] [--q Q] [--qd QD] [--tau TAU]\n"
-            "                  [--node LINK[:x,y,z]]... [--balance-inertia] [--quiet]\n\n"
+            "                  [--node LINK[:x,y,z]]... [--balance-inertia] [--ignore-mimic]\n"
+            "                  [--package-path DIR]... [--quiet]\n\n"
             "Loads a URDF model and prints one JSON object on standard output:\n"
             "  model, nq, nv       model name and numbers of position / velocity coordinates\n"
             "  joint_names, joint_types, body_names   one entry per moving body, in order\n"
@@ -52,8 +53,13 @@ static void usage(FILE *out)
             "                      (triangle inequality violated, as in some published\n"
             "                      files) by the isotropic inertia of the same trace, with a\n"
             "                      warning; without it such a file is an error\n"
-            "  --quiet             do not print the URDF loader's warnings (visual meshes\n"
-            "                      not found, <mimic> ignored, ...)\n"
+            "  --ignore-mimic      load a <mimic> joint as an independent joint, with a\n"
+            "                      warning; without it such a file is an error\n"
+            "  --package-path DIR  a directory searched for package://PKG/... mesh files (as\n"
+            "                      DIR/PKG/... or, when DIR is named PKG, DIR/...), before\n"
+            "                      those of ROS_PACKAGE_PATH; may be repeated\n"
+            "  --quiet             do not print the URDF loader's warnings (collision meshes\n"
+            "                      not found, inertias balanced, <mimic> ignored)\n"
             "  -h, --help          print this help\n\n"
             "Errors are reported on standard error; the exit code is 1 for a bad model or\n"
             "value, 2 for bad usage.\n");
@@ -86,6 +92,12 @@ static int parse_options(int argc, char **argv, query_options *o)
             o->quiet = 1;
         } else if (!strcmp(a, "--balance-inertia")) {
             o->balance_inertia = 1;
+        } else if (!strcmp(a, "--ignore-mimic")) {
+            o->ignore_mimic = 1;
+        } else if (!strcmp(a, "--package-path")) {
+            if (i + 1 >= argc) return args_usage_error("query", "option '%s' needs a value", a);
+            int rc = args_add_package_path("query", argv[++i]);
+            if (rc) return rc;
         } else if (slot) {
             if (i + 1 >= argc) return args_usage_error("query", "option '%s' needs a value", a);
             *slot = argv[++i];
@@ -204,6 +216,7 @@ static int load_model(query *qy, const query_options *o)
     opt.floating_base = o->floating_base;
     opt.warn = o->quiet ? NULL : print_warning;
     opt.balance_inertia = o->balance_inertia;
+    opt.ignore_mimic = o->ignore_mimic;
     mcd_error err;
     if (mcd_urdf_load_file(o->path, &opt, &qy->m, &err) != MCD_OK)
         return args_fail("query", "%s", err.msg);

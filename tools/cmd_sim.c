@@ -24,7 +24,7 @@ static void usage(FILE *out)
             "usage: mcdyn sim SCENARIO.yaml [--solver NAME] [--impact-law NAME] [--dt S]\n"
             "                 [--duration S]\n"
             "                 [--out traj.csv] [--plot traj.png] [--plot-columns A,B,...]\n"
-            "                 [--contact-slots K] [--quiet]\n\n"
+            "                 [--contact-slots K] [--package-path DIR]... [--quiet]\n\n"
             "Simulates the scenario (docs/scenarios.md) with frictional contact and prints a\n"
             "summary: steps, contacts, solver iterations, wall time, real-time factor.\n\n"
             "options (each overrides the scenario file):\n"
@@ -41,6 +41,9 @@ static void usage(FILE *out)
             "  --plot-columns LIST  CSV column names to plot (default: the scenario's, else\n"
             "                       the last body's height <link>.z)\n"
             "  --contact-slots K    contact slots in the CSV (default 8)\n"
+            "  --package-path DIR   a directory searched for package:// mesh files, after the\n"
+            "                       scenario's package_paths, before ROS_PACKAGE_PATH; may be\n"
+            "                       repeated\n"
             "  --quiet              no progress bar and no URDF warnings\n"
             "  -h, --help           print this help\n\n"
             "A progress bar is drawn on standard error when it is a terminal. Exit code 0 on\n"
@@ -75,7 +78,10 @@ static int parse(int argc, char **argv, sim_options *o)
             bad = !v || args_parse_double(v, &o->duration) || !(o->duration > 0);
         else if (!strcmp(a, "--contact-slots"))
             bad = !v || args_parse_int(v, 0, &o->contact_slots);
-        else if (!strcmp(a, "--quiet"))
+        else if (!strcmp(a, "--package-path")) {
+            int rc = v ? args_add_package_path("sim", v) : 0;
+            if (rc) return rc;
+        } else if (!strcmp(a, "--quiet"))
             o->quiet = 1, valued = 0;
         else if (a[0] != '-' && !o->scenario)
             o->scenario = a, valued = 0;

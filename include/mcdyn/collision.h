@@ -94,12 +94,13 @@ mcd_collision_options mcd_collision_options_default(void);
 typedef struct mcd_collision_world mcd_collision_world;
 
 /* Builds the collision objects of every geom of m (opt NULL: defaults).
- * Mesh geoms are loaded as the convex hull of the file's vertices, scaled
- * by the geom's size: ASCII and binary STL (.stl) and Wavefront OBJ (.obj);
- * other formats fail with MCD_ERR_UNSUPPORTED, unreadable files with
- * MCD_ERR_IO, malformed ones with MCD_ERR_PARSE, flat or empty meshes with
- * MCD_ERR_MODEL, each naming the path. The model must outlive the world and
- * stay unchanged. */
+ * Mesh geoms are loaded (by Assimp) as the convex hull of the file's
+ * vertices, scaled by the geom's size: STL, Wavefront OBJ, COLLADA (.dae)
+ * and the other formats Assimp imports; an extension no importer handles
+ * fails with MCD_ERR_UNSUPPORTED, unreadable files with MCD_ERR_IO,
+ * malformed ones with MCD_ERR_PARSE, flat or empty meshes with
+ * MCD_ERR_MODEL, each naming the path (and, when it is read, the link).
+ * The model must outlive the world and stay unchanged. */
 mcd_status mcd_collision_world_create(const mcd_model *m, const mcd_collision_options *opt,
                                       mcd_collision_world **out, mcd_error *err);
 

@@ -213,8 +213,9 @@ int mcd_builder_find_link(const mcd_builder *b, const char *name);
  * obeying the triangle inequality, and positive mass and positive-definite
  * inertia for every moving body after fixed-joint merging unless the body
  * carries moving descendants (massless intermediate links are allowed).
- * Each violation is reported naming the link. The builder may be freed or
- * reused afterwards. */
+ * The mass properties of links fixed to the world (merged into it) need
+ * only be finite: they never enter the dynamics. Each violation is
+ * reported naming the link. The builder may be freed or reused afterwards. */
 mcd_status mcd_model_build(const mcd_builder *b, mcd_model **out, mcd_error *err);
 
 void mcd_model_free(mcd_model *m);

@@ -7,21 +7,30 @@
  *    that has it as child (the root link's frame is the world frame, or the
  *    free-joint frame with a floating base);
  *  - <inertial>: mass, centre of mass = origin xyz, inertia rotated into the
- *    link frame by the origin rpy (I_link = R I R^T); no <inertial>: zero mass;
+ *    link frame by the origin rpy (I_link = R I R^T); no <inertial>: zero mass.
+ *    The mass properties of links welded to the world (a fixed base's root
+ *    and the links fixed to it) are never used and need only be finite;
+ *    a moving link's inertia that no rigid body has is an error whose
+ *    message names the balance_inertia option;
  *  - <joint> types: revolute, continuous (revolute without position limits),
  *    prismatic, fixed (merged into the parent body by the builder, the link
  *    stays addressable as a frame), floating (a free joint); planar is
  *    rejected as unsupported. <axis> defaults to (1, 0, 0); <limit> and
  *    <dynamics> (damping, friction) are recorded, a revolute or prismatic
  *    joint having position limits when <limit> writes lower or upper;
- *    <mimic> is ignored with a warning (the joint stays independent);
+ *  - <mimic> (q_j = multiplier q_i + offset) is an error (MCD_ERR_UNSUPPORTED)
+ *    unless ignore_mimic is set: the coupling of two joint coordinates is not
+ *    a loop closure of closure.h, whose rows constrain the relative motion of
+ *    two frames (a mimic row involves the bodies on both sides of both
+ *    joints), in the dynamics and in the contact layer alike;
  *  - <collision> geometry: sphere, box, cylinder, mesh, and the common
  *    <capsule radius length> extension (length of the cylindrical part);
- *    mesh file names are resolved (package:// against the search path,
- *    file://, absolute, or relative to the URDF's directory) and recorded,
- *    not loaded;
- *  - <visual> elements are not loaded; a visual mesh that cannot be found
- *    only gives a warning;
+ *    mesh file names are resolved (package:// against the package paths of
+ *    the options, then ROS_PACKAGE_PATH; file://, absolute, or relative to
+ *    the URDF's directory) and recorded, not loaded (the collision layer
+ *    reads them); a collision mesh that cannot be found gives a warning,
+ *    and reading it fails naming the file and the link;
+ *  - <visual> elements are never read (their meshes are not looked for);
  *  - <material>, <gazebo>, <transmission>, <mujoco> and other extension
  *    elements are ignored.
  * The XML declaration version="0.0" written by some exporters is accepted.
@@ -56,14 +65,22 @@ typedef struct mcd_urdf_options {
      * it: its mass does not count in the model's total mass). */
     int floating_base;
     /* Directories searched, in order, for package://PKG/REST URIs: the file
-     * is DIR/PKG/REST. May be NULL when npackage_paths is 0. */
+     * is DIR/PKG/REST, or DIR/REST when DIR is named PKG. The directories
+     * of the environment variable ROS_PACKAGE_PATH (':'-separated) are
+     * searched after these. May be NULL when npackage_paths is 0. */
     const char *const *package_paths;
     int npackage_paths;
     /* Nonzero: a link inertia whose principal moments violate the triangle
      * inequality (no rigid body has it; some published files carry one) is
      * replaced, with a warning, by the isotropic inertia of the same trace
-     * (MuJoCo's balanceinertia). Zero: such a link is an error. */
+     * (MuJoCo's balanceinertia). Zero: such a link is an error naming this
+     * option (--balance-inertia of mcdyn, balance_inertia of a scenario
+     * robot). */
     int balance_inertia;
+    /* Nonzero: a <mimic> joint is loaded as an independent joint, with a
+     * warning. Zero: a <mimic> is an error naming this option
+     * (--ignore-mimic of mcdyn, ignore_mimic of a scenario robot). */
+    int ignore_mimic;
     /* Optional warnings sink (NULL: warnings are dropped). */
     mcd_urdf_warn_fn warn;
     void *warn_user;

@@ -70,9 +70,10 @@ static mcd_bt_type bt_type(mcd_geom_type t)
 }
 
 /* Vertices of a mesh geom, scaled by its size, as a solid. */
-static mcd_status load_mesh(const mcd_geom *g, double **verts, int *n, mcd_error *err)
+static mcd_status load_mesh(const mcd_model *m, const mcd_geom *g, double **verts, int *n,
+                            mcd_error *err)
 {
-    mcd_status s = mcd_mesh_load_vertices(g->mesh_path, verts, n, err);
+    mcd_status s = mcd_mesh_load_vertices(g->mesh_path, body_name(m, g->body), verts, n, err);
     if (s != MCD_OK) return s;
     for (int k = 0; k < *n; k++)
         for (int c = 0; c < 3; c++) (*verts)[3 * k + c] *= g->size[c];
@@ -102,7 +103,7 @@ static mcd_status build_bullet(mcd_collision_world *w, mcd_error *err)
         const mcd_geom *g = &m->geom[i];
         shape[i].type = bt_type(g->type);
         memcpy(shape[i].size, g->size, sizeof g->size);
-        if (g->type == MCD_GEOM_MESH) s = load_mesh(g, &verts[i], &shape[i].nverts, err);
+        if (g->type == MCD_GEOM_MESH) s = load_mesh(m, g, &verts[i], &shape[i].nverts, err);
         shape[i].verts = verts[i];
         if (g->body < 0) {
             shape[i].is_static = 1;

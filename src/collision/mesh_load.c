@@ -1,213 +1,110 @@
-/* Vertices of STL and OBJ mesh files (src/collision/mesh_load.h). */
+/* Vertices of mesh files through Assimp (src/collision/mesh_load.h). */
 #include "mesh_load.h"
 
 #include "mcdyn/spatial.h"
 
-#include <ctype.h>
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-/* A growing vertex list. */
+/* The vertices gathered from the node tree. */
 typedef struct vertex_list {
     double *v;
     int n, cap;
 } vertex_list;
 
-static int push_vertex(vertex_list *L, const double x[3])
+/* Room for more vertices in L; 0 when the count overflows or memory ends. */
+static int reserve_vertices(vertex_list *L, unsigned more)
 {
-    if (L->n == L->cap) {
-        if (L->cap > INT_MAX / 2 - 1) return 0;
-        int cap = L->cap ? 2 * L->cap : 64;
-        double *v = realloc(L->v, (size_t)cap * 3 * sizeof *v);
-        if (!v) return 0;
-        L->v = v, L->cap = cap;
-    }
-    memcpy(L->v + 3 * L->n, x, 3 * sizeof *x);
-    L->n++;
+    if (more > (unsigned)(INT_MAX / 3 - L->n)) return 0;
+    int need = L->n + (int)more;
+    if (need <= L->cap) return 1;
+    int cap = L->cap > INT_MAX / 6 ? INT_MAX / 3 : 2 * L->cap;
+    if (cap < need) cap = need;
+    double *v = realloc(L->v, (size_t)cap * 3 * sizeof *v);
+    if (!v) return 0;
+    L->v = v, L->cap = cap;
     return 1;
 }
 
-static int has_extension(const char *path, const char *ext)
+/* y = T x for Assimp's row-major 4x4 transform (translation in column 4). */
+static void transform_point(double y[3], const struct aiMatrix4x4 *T, const struct aiVector3D *x)
 {
-    size_t n = strlen(path), e = strlen(ext);
-    return n > e && strcasecmp(path + n - e, ext) == 0;
+    const ai_real *r = &T->a1;
+    for (int i = 0; i < 3; i++)
+        y[i] = (double)r[4 * i] * x->x + (double)r[4 * i + 1] * x->y + (double)r[4 * i + 2] * x->z +
+               (double)r[4 * i + 3];
 }
 
-/* The whole file, NUL-terminated, in *buf (size in *size). */
-static mcd_status read_file(const char *path, char **buf, size_t *size, mcd_error *err)
+/* Appends the vertices of node's meshes, placed by T (node frame in the
+ * file's root frame), then recurses into its children. */
+static mcd_status gather(const char *path, const struct aiScene *sc, const struct aiNode *node,
+                         const struct aiMatrix4x4 *T, vertex_list *L, mcd_error *err)
 {
-    *buf = NULL;
+    for (unsigned k = 0; k < node->mNumMeshes; k++) {
+        const struct aiMesh *mesh = sc->mMeshes[node->mMeshes[k]];
+        if (!reserve_vertices(L, mesh->mNumVertices))
+            return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
+        for (unsigned i = 0; i < mesh->mNumVertices; i++) {
+            double *x = L->v + 3 * L->n;
+            transform_point(x, T, &mesh->mVertices[i]);
+            if (!mcd_v3_isfinite(x))
+                return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': vertex %u of mesh %u is not finite",
+                                path, i, node->mMeshes[k]);
+            L->n++;
+        }
+    }
+    for (unsigned c = 0; c < node->mNumChildren; c++) {
+        struct aiMatrix4x4 Tc = *T;
+        aiMultiplyMatrix4(&Tc, &node->mChildren[c]->mTransformation);
+        mcd_status s = gather(path, sc, node->mChildren[c], &Tc, L, err);
+        if (s != MCD_OK) return s;
+    }
+    return MCD_OK;
+}
+
+/* The Assimp scene of path in *sc (release with aiReleaseImport). */
+static mcd_status import(const char *path, const struct aiScene **sc, mcd_error *err)
+{
+    *sc = NULL;
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/') || !aiIsExtensionSupported(dot))
+        return mcd_fail(err, MCD_ERR_UNSUPPORTED,
+                        "mesh '%s': unsupported format (no importer for this file extension)",
+                        path);
     FILE *f = fopen(path, "rb");
     if (!f) return mcd_fail(err, MCD_ERR_IO, "mesh '%s': cannot open: %s", path, strerror(errno));
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return mcd_fail(err, MCD_ERR_IO, "mesh '%s': cannot read", path);
-    }
-    char *b = malloc((size_t)len + 1);
-    if (!b) {
-        fclose(f);
-        return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory (%ld bytes)", path, len);
-    }
-    size_t got = fread(b, 1, (size_t)len, f);
-    int bad = ferror(f);
     fclose(f);
-    if (bad || got != (size_t)len) {
-        free(b);
-        return mcd_fail(err, MCD_ERR_IO, "mesh '%s': cannot read", path);
-    }
-    b[len] = '\0';
-    *buf = b;
-    *size = (size_t)len;
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    if (!props) return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
+    aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+    *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    aiReleasePropertyStore(props);
+    if (!*sc)
+        return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': cannot be read: %s", path,
+                        aiGetErrorString());
     return MCD_OK;
 }
 
-static int line_of(const char *buf, const char *at)
-{
-    int line = 1;
-    for (const char *c = buf; c < at; c++) line += *c == '\n';
-    return line;
-}
-
-/* Reads three finite numbers at *s; advances *s past them. */
-static int read_xyz(const char **s, double x[3])
-{
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        x[i] = strtod(*s, &end);
-        if (end == *s || !isfinite(x[i])) return 0;
-        *s = end;
-    }
-    return 1;
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static float le_float(const unsigned char *p)
-{
-    uint32_t u = le32(p);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static mcd_status stl_binary(const char *path, const unsigned char *b, uint32_t ntri,
-                             vertex_list *L, mcd_error *err)
-{
-    for (uint32_t t = 0; t < ntri; t++) {
-        const unsigned char *tri = b + 84 + 50 * (size_t)t;
-        for (int k = 0; k < 3; k++) {
-            const unsigned char *p = tri + 12 + 12 * k;
-            double x[3] = {le_float(p), le_float(p + 4), le_float(p + 8)};
-            if (!mcd_v3_isfinite(x))
-                return mcd_fail(err, MCD_ERR_PARSE,
-                                "mesh '%s': binary STL triangle %u has a non-finite vertex", path,
-                                (unsigned)t);
-            if (!push_vertex(L, x))
-                return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
-        }
-    }
-    return MCD_OK;
-}
-
-static int is_word(const char *s, const char *word, size_t n)
-{
-    return strncmp(s, word, n) == 0 && (isspace((unsigned char)s[n]) || s[n] == '\0');
-}
-
-static mcd_status stl_ascii(const char *path, const char *buf, vertex_list *L, mcd_error *err)
-{
-    const char *s = buf;
-    while (*s) {
-        while (isspace((unsigned char)*s)) s++;
-        if (!*s) break;
-        if (is_word(s, "vertex", 6)) {
-            const char *at = s;
-            s += 6;
-            double x[3];
-            if (!read_xyz(&s, x))
-                return mcd_fail(err, MCD_ERR_PARSE,
-                                "mesh '%s': line %d: 'vertex' needs three finite numbers", path,
-                                line_of(buf, at));
-            if (!push_vertex(L, x))
-                return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
-            continue;
-        }
-        while (*s && !isspace((unsigned char)*s)) s++;
-    }
-    return MCD_OK;
-}
-
-static mcd_status load_stl(const char *path, const char *buf, size_t size, vertex_list *L,
-                           mcd_error *err)
-{
-    const unsigned char *b = (const unsigned char *)buf;
-    if (size >= 84) {
-        uint32_t ntri = le32(b + 80);
-        if ((size - 84) / 50 == ntri && (size - 84) % 50 == 0)
-            return stl_binary(path, b, ntri, L, err);
-    }
-    const char *s = buf;
-    while (isspace((unsigned char)*s)) s++;
-    if (strncmp(s, "solid", 5) != 0)
-        return mcd_fail(err, MCD_ERR_PARSE,
-                        "mesh '%s': neither binary STL (size %zu does not match its triangle "
-                        "count) nor ASCII STL (no 'solid' header)",
-                        path, size);
-    if (memchr(buf, '\0', size))
-        return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': ASCII STL holds binary data", path);
-    return stl_ascii(path, buf, L, err);
-}
-
-static mcd_status load_obj(const char *path, const char *buf, vertex_list *L, mcd_error *err)
-{
-    const char *s = buf;
-    while (*s) {
-        while (*s == ' ' || *s == '\t') s++;
-        if (s[0] == 'v' && (s[1] == ' ' || s[1] == '\t')) {
-            const char *at = s;
-            s += 2;
-            double x[3];
-            if (!read_xyz(&s, x))
-                return mcd_fail(err, MCD_ERR_PARSE,
-                                "mesh '%s': line %d: 'v' needs three finite numbers", path,
-                                line_of(buf, at));
-            if (!push_vertex(L, x))
-                return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
-        }
-        s = strchr(s, '\n');
-        if (!s) break;
-        s++;
-    }
-    return MCD_OK;
-}
-
-mcd_status mcd_mesh_load_vertices(const char *path, double **verts, int *nverts, mcd_error *err)
+/* mcd_mesh_load_vertices without the link in the messages. */
+static mcd_status load_vertices(const char *path, double **verts, int *nverts, mcd_error *err)
 {
     *verts = NULL;
     *nverts = 0;
-    int stl = has_extension(path, ".stl"), obj = has_extension(path, ".obj");
-    if (!stl && !obj)
-        return mcd_fail(err, MCD_ERR_UNSUPPORTED,
-                        "mesh '%s': unsupported format (collision meshes must be .stl or .obj)",
-                        path);
-    char *buf;
-    size_t size = 0;
-    mcd_status s = read_file(path, &buf, &size, err);
+    const struct aiScene *sc;
+    mcd_status s = import(path, &sc, err);
     if (s != MCD_OK) return s;
     vertex_list L = {NULL, 0, 0};
-    s = stl ? load_stl(path, buf, size, &L, err) : load_obj(path, buf, &L, err);
-    free(buf);
+    if (sc->mRootNode)
+        s = gather(path, sc, sc->mRootNode, &sc->mRootNode->mTransformation, &L, err);
+    aiReleaseImport(sc);
     if (s == MCD_OK && L.n == 0) s = mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': no vertices", path);
     if (s != MCD_OK) {
         free(L.v);
@@ -275,4 +172,14 @@ int mcd_mesh_is_solid(const double *verts, int nverts)
     mcd_v3_scale(ref + 3, nrm, 1.0 / mcd_v3_norm(nrm));
     farthest(verts, nverts, dist_plane, ref, &d);
     return d > 1e-9 * extent;
+}
+
+mcd_status mcd_mesh_load_vertices(const char *path, const char *link, double **verts, int *nverts,
+                                  mcd_error *err)
+{
+    mcd_error e;
+    mcd_error_clear(&e);
+    mcd_status s = load_vertices(path, verts, nverts, &e);
+    if (s != MCD_OK) mcd_fail(err, s, "link '%s': %s", link, e.msg);
+    return s;
 }

@@ -28,6 +28,7 @@ static const scn_field robot_fields[] = {
     {.key = "qd"},
     {.key = "package_paths"},
     {"balance_inertia", SCN_BOOL, offsetof(mcd_urdf_options, balance_inertia), SCN_ANY},
+    {"ignore_mimic", SCN_BOOL, offsetof(mcd_urdf_options, ignore_mimic), SCN_ANY},
 };
 
 /* Receives the URDF loader's warnings for one robot. */

@@ -45,6 +45,15 @@ static char *prefixed(const char *prefix, const char *name)
     return s;
 }
 
+/* The builder's message for link l, naming the option that repairs it. */
+static const char *repair_hint(const urdf_link *l)
+{
+    if (!urdf_inertia_unbalanced(&l->mass)) return "";
+    return "; load with balance_inertia to replace it by the isotropic inertia of the same "
+           "trace (mcdyn: --balance-inertia; scenario robot: balance_inertia: true; C: "
+           "mcd_urdf_options.balance_inertia = 1)";
+}
+
 /* Adds link l as described by d, then its collision geometry. */
 static mcd_status add_desc(const urdf_ctx *c, const urdf_link *l, const mcd_link_desc *d,
                            int *index, mcd_builder *b)
@@ -52,7 +61,7 @@ static mcd_status add_desc(const urdf_ctx *c, const urdf_link *l, const mcd_link
     mcd_error e;
     mcd_error_clear(&e);
     if (mcd_builder_add_link(b, d, index, &e) != MCD_OK)
-        return urdf_fail(c, l->node, e.status, "%s", e.msg);
+        return urdf_fail(c, l->node, e.status, "%s%s", e.msg, repair_hint(l));
     for (int g = 0; g < l->ngeom; g++)
         if (mcd_builder_add_geom(b, *index, &l->geom[g].geom, &e) != MCD_OK)
             return urdf_fail(c, l->geom[g].node, e.status, "%s", e.msg);

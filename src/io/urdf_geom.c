@@ -1,4 +1,4 @@
-/* URDF import: <collision> shapes and <visual> mesh checks (src/io/urdf_internal.h).
+/* URDF import: <collision> shapes (src/io/urdf_internal.h).
  *
  * Shapes map to mcd_geom sizes as model.h defines them: box size -> half
  * extents, cylinder and capsule length -> half length along z. The capsule
@@ -38,7 +38,7 @@ static mcd_status parse_mesh(const urdf_ctx *c, const xmlNode *shape, mcd_geom *
     mcd_status st = urdf_numbers_attr(c, shape, "scale", 3, 0, g->size);
     if (st == MCD_OK) st = urdf_string_attr(c, shape, "filename", 1, &uri);
     if (st != MCD_OK) return st;
-    st = urdf_resolve_mesh(c, shape, uri, "collision", &g->mesh_path);
+    st = urdf_resolve_mesh(c, shape, uri, &g->mesh_path);
     free(uri);
     return st;
 }
@@ -89,20 +89,5 @@ mcd_status urdf_parse_collision(const urdf_ctx *c, const xmlNode *node, urdf_lin
     g->geom.body = -1;
     st = urdf_origin(c, node, &g->geom.pose);
     if (st == MCD_OK) st = parse_shape(c, shape, &g->geom);
-    return st;
-}
-
-mcd_status urdf_check_visual(const urdf_ctx *c, const xmlNode *node)
-{
-    const xmlNode *geometry, *mesh = NULL;
-    mcd_status st = urdf_child(c, node, "geometry", 0, &geometry);
-    if (st == MCD_OK && geometry) st = urdf_child(c, geometry, "mesh", 0, &mesh);
-    if (st != MCD_OK || !mesh) return st;
-    char *uri, *path;
-    st = urdf_string_attr(c, mesh, "filename", 1, &uri);
-    if (st != MCD_OK) return st;
-    st = urdf_resolve_mesh(c, mesh, uri, "visual", &path);
-    free(uri);
-    free(path);
     return st;
 }

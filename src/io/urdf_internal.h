@@ -94,23 +94,24 @@ mcd_status urdf_origin(const urdf_ctx *c, const xmlNode *node, mcd_pose *X);
 
 /* ---- urdf_mesh.c: mesh file names -------------------------------------- */
 
-/* Resolves a mesh file name (package://, file://, absolute or relative) to
- * a path in *path (free with free), warning when the file cannot be found;
- * role ("collision", "visual") names the mesh in the warning. A package://
- * URI that no search directory holds resolves to the URI itself. */
-mcd_status urdf_resolve_mesh(const urdf_ctx *c, const xmlNode *node, const char *uri,
-                             const char *role, char **path);
+/* Resolves a collision mesh file name (package://, file://, absolute or
+ * relative) to a path in *path (free with free), warning when the file
+ * cannot be found (the model loads; reading the mesh, when a collision world
+ * is made, fails naming the file and the link). A package:// URI that no
+ * search directory holds resolves to the URI itself. */
+mcd_status urdf_resolve_mesh(const urdf_ctx *c, const xmlNode *node, const char *uri, char **path);
 
-/* ---- urdf_geom.c: <collision> and <visual> ----------------------------- */
+/* ---- urdf_geom.c: <collision> ------------------------------------------ */
 
 /* Appends the shape of a <collision> element to link l. */
 mcd_status urdf_parse_collision(const urdf_ctx *c, const xmlNode *node, urdf_link *l);
-/* Checks a <visual> element: warns when its mesh file cannot be found. */
-mcd_status urdf_check_visual(const urdf_ctx *c, const xmlNode *node);
 
 /* ---- urdf_link.c / urdf_joint.c ---------------------------------------- */
 
 mcd_status urdf_parse_link(const urdf_ctx *c, const xmlNode *node, urdf_link *l);
+/* 1 if the link inertia violates the triangle inequality (what the
+ * balance_inertia option repairs). */
+int urdf_inertia_unbalanced(const mcd_mass_props *m);
 void urdf_link_free(urdf_link *l);
 mcd_status urdf_parse_joint(const urdf_ctx *c, const xmlNode *node, urdf_joint *j);
 void urdf_joint_free(urdf_joint *j);

@@ -4,8 +4,9 @@
  * axis (default (1, 0, 0)) is in that frame. <limit lower upper> gives
  * position limits to revolute and prismatic joints when either bound is
  * written; effort and velocity are recorded for every type. <dynamics>
- * damping and friction are recorded. <mimic> is not modelled: the joint
- * stays independent, with a warning.
+ * damping and friction are recorded. <mimic> is not modelled (urdf.h says
+ * why): an error naming the ignore_mimic option, or with that option a
+ * warning, the joint staying independent.
  */
 #include "urdf_internal.h"
 
@@ -97,8 +98,17 @@ static mcd_status check_mimic(const urdf_ctx *c, const xmlNode *node)
 {
     const xmlNode *mimic;
     mcd_status st = urdf_child(c, node, "mimic", 0, &mimic);
-    if (st == MCD_OK && mimic) urdf_warn(c, mimic, "ignored: the joint stays independent");
-    return st;
+    if (st != MCD_OK || !mimic) return st;
+    if (c->opt.ignore_mimic) {
+        urdf_warn(c, mimic, "ignored (ignore_mimic): the joint stays independent");
+        return MCD_OK;
+    }
+    return urdf_fail(c, mimic, MCD_ERR_UNSUPPORTED,
+                     "mimic joints are not supported: the coupling q = multiplier q_master + "
+                     "offset is not a loop closure of this library (whose rows relate two "
+                     "frames); load with ignore_mimic to keep the joint independent (mcdyn: "
+                     "--ignore-mimic; scenario robot: ignore_mimic: true; C: "
+                     "mcd_urdf_options.ignore_mimic = 1)");
 }
 
 mcd_status urdf_parse_joint(const urdf_ctx *c, const xmlNode *node, urdf_joint *j)

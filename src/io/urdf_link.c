@@ -31,15 +31,29 @@ static mcd_status parse_inertia(const urdf_ctx *c, const xmlNode *node, double I
     return MCD_OK;
 }
 
-/* Replaces a positive semidefinite inertia whose principal moments violate
- * the triangle inequality by the isotropic one of the same trace (tolerance
- * as the builder's); anything else is left to the builder's validation. */
-static void balance_inertia(const urdf_ctx *c, const xmlNode *node, double I[9])
+/* 1 if the positive semidefinite inertia I has principal moments l (ascending)
+ * violating the triangle inequality (tolerance as the builder's). */
+static int unbalanced(const double I[9], double l[3])
 {
-    double l[3], scale = fabs(I[0]) + fabs(I[4]) + fabs(I[8]);
+    double scale = fabs(I[0]) + fabs(I[4]) + fabs(I[8]);
     mcd_sym3_eigenvalues(I, l);
     double tol = 1e-9 * scale;
-    if (l[0] < -tol || l[0] + l[1] >= l[2] - tol) return;
+    return l[0] >= -tol && l[0] + l[1] < l[2] - tol;
+}
+
+int urdf_inertia_unbalanced(const mcd_mass_props *m)
+{
+    double l[3];
+    return unbalanced(m->inertia, l);
+}
+
+/* Replaces a positive semidefinite inertia whose principal moments violate
+ * the triangle inequality by the isotropic one of the same trace; anything
+ * else is left to the builder's validation. */
+static void balance_inertia(const urdf_ctx *c, const xmlNode *node, double I[9])
+{
+    double l[3];
+    if (!unbalanced(I, l)) return;
     double mean = (l[0] + l[1] + l[2]) / 3.0;
     urdf_warn(c, node,
               "principal moments %g, %g, %g kg m^2 violate the triangle inequality: "
@@ -65,16 +79,12 @@ static mcd_status parse_inertial(const urdf_ctx *c, const xmlNode *node, mcd_mas
     return MCD_OK;
 }
 
-/* Reads the <collision> and <visual> children of a link. */
+/* Reads the <collision> children of a link (<visual> ones are never read). */
 static mcd_status parse_shapes(const urdf_ctx *c, const xmlNode *node, urdf_link *l)
 {
     mcd_status st = MCD_OK;
-    for (const xmlNode *k = node->children; k && st == MCD_OK; k = k->next) {
-        if (urdf_is(k, "collision"))
-            st = urdf_parse_collision(c, k, l);
-        else if (urdf_is(k, "visual"))
-            st = urdf_check_visual(c, k);
-    }
+    for (const xmlNode *k = node->children; k && st == MCD_OK; k = k->next)
+        if (urdf_is(k, "collision")) st = urdf_parse_collision(c, k, l);
     return st;
 }
 

@@ -108,6 +108,29 @@ static int is_rotation(const double R[9])
     return det > 0.0;
 }
 
+/* Nonzero if a link described by d would be fixed to the world: a fixed
+ * joint to the world or to a link fixed to the world. */
+static int welded_to_world(const mcd_builder *b, const mcd_link_desc *d)
+{
+    if (d->jtype != MCD_JOINT_FIXED) return 0;
+    for (int p = d->parent; p >= 0; p = b->link[p].parent)
+        if (b->link[p].jtype != MCD_JOINT_FIXED) return 0;
+    return 1;
+}
+
+/* Mass properties: finite always; physically valid unless the link is fixed
+ * to the world, where they never enter the dynamics (a URDF's fixed-base
+ * root commonly carries a zero mass with a nonzero inertia). */
+static mcd_status check_mass(const mcd_builder *b, const mcd_link_desc *d, mcd_error *err)
+{
+    char why[200];
+    if (mcd_mass_props_valid(&d->mass, why, sizeof why)) return MCD_OK;
+    if (!mcd_mass_props_finite(&d->mass))
+        return mcd_fail(err, MCD_ERR_NONFINITE, "link '%s': %s", d->name, why);
+    if (welded_to_world(b, d)) return MCD_OK;
+    return mcd_fail(err, MCD_ERR_MODEL, "link '%s': %s", d->name, why);
+}
+
 static mcd_status check_link_desc(const mcd_builder *b, const mcd_link_desc *d, mcd_error *err)
 {
     if (!d->name || !d->name[0]) return mcd_fail(err, MCD_ERR_ARG, "link without a name");
@@ -132,10 +155,8 @@ static mcd_status check_link_desc(const mcd_builder *b, const mcd_link_desc *d, 
                 d->jtype == MCD_JOINT_PRISMATIC;
     if (axial && !(mcd_v3_norm(d->axis) > 1e-12))
         return mcd_fail(err, MCD_ERR_MODEL, "link '%s': joint axis is zero", d->name);
-    char why[200];
-    if (!mcd_mass_props_valid(&d->mass, why, sizeof why))
-        return mcd_fail(err, isfinite(d->mass.mass) ? MCD_ERR_MODEL : MCD_ERR_NONFINITE,
-                        "link '%s': %s", d->name, why);
+    mcd_status s = check_mass(b, d, err);
+    if (s != MCD_OK) return s;
     const mcd_joint_limits *l = &d->limits;
     if (!isfinite(l->damping) || !isfinite(l->friction) || !isfinite(l->effort) ||
         !isfinite(l->velocity) || (l->has_position_limits && !(l->lower <= l->upper)))

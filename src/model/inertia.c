@@ -48,6 +48,13 @@ int mcd_inertia_positive_definite(const double I[9])
     return l[0] > 1e-12 * fmax(l[2], 1e-300) && l[0] > 0.0;
 }
 
+int mcd_mass_props_finite(const mcd_mass_props *mp)
+{
+    for (int i = 0; i < 9; i++)
+        if (!isfinite(mp->inertia[i])) return 0;
+    return isfinite(mp->mass) && mcd_v3_isfinite(mp->com);
+}
+
 int mcd_mass_props_valid(const mcd_mass_props *mp, char *why, int n)
 {
     if (!isfinite(mp->mass) || !mcd_v3_isfinite(mp->com)) {

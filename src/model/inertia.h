@@ -7,6 +7,9 @@
 /* Eigenvalues of a symmetric 3x3 matrix, ascending (cyclic Jacobi). */
 void mcd_sym3_eigenvalues(const double A[9], double lambda[3]);
 
+/* 1 if mass, centre of mass and inertia are all finite. */
+int mcd_mass_props_finite(const mcd_mass_props *mp);
+
 /* Checks one link's mass properties: finite, mass >= 0, inertia symmetric
  * and positive semidefinite, principal moments obeying the triangle
  * inequality. On failure writes a reason into why (size n) and returns 0. */

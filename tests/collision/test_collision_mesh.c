@@ -1,5 +1,9 @@
-/* Convex mesh geoms: STL (ASCII, binary) and OBJ files loaded as convex
- * hulls, scaled by the geom size, against planes, boxes and spheres. */
+/* Convex mesh geoms: STL (ASCII, binary), OBJ and COLLADA files loaded (by
+ * Assimp) as convex hulls, scaled by the geom size, against planes, boxes
+ * and spheres. Debian's Assimp stores vertices in single precision: a
+ * coordinate x written in decimal comes back within 2^-24 |x| (6e-8
+ * relative), so tolerances on values that are not exact in float are 1e-8
+ * for coordinates of order 0.1 m, instead of the 1e-12 of a double parse. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -108,8 +112,8 @@ START_TEST(ascii_stl_octahedron)
     scene_place(&s, "b", 0, 0, 0.2 + 5e-4, NULL);                 /* on its lower vertex */
     ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
     ck_assert_int_eq(s.n, 1);
-    ck_assert_double_eq_tol(s.c[0].gap, 5e-4, 1e-12);
-    ck_assert_double_eq_tol(s.c[0].point_a[2], 5e-4, 1e-12);
+    ck_assert_double_eq_tol(s.c[0].gap, 5e-4, 1e-8); /* 0.1 in float, scaled by 2 */
+    ck_assert_double_eq_tol(s.c[0].point_a[2], 5e-4, 1e-8);
     /* on a face: turn the face normal (-1,-1,-1)/sqrt3 to -z */
     double axis[3] = {1 / sqrt(2.0), -1 / sqrt(2.0), 0}, R[9];
     mcd_m3_axis_angle(R, axis, acos(1 / sqrt(3.0)));
@@ -120,7 +124,66 @@ START_TEST(ascii_stl_octahedron)
     scene_place(&s, "b", 0, 0, h - 1e-4, R);
     ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
     ck_assert_int_eq(s.n, 3);
-    for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(s.c[i].gap, -1e-4, 1e-12);
+    for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(s.c[i].gap, -1e-4, 1e-8);
+    scene_check_invariants(&s, &o);
+    scene_free(&s);
+}
+END_TEST
+
+/* The COLLADA box of data/box_cm.dae: centimetre unit and node transform
+ * applied, Y_UP ignored, so its hull spans x +-0.05, y +-0.15, z from -0.08
+ * to 0.12 m (the file's comment). Resting at 2e-4 above the plane: four
+ * corners at the gap, at distance hypot(0.05, 0.15) from the body's axis;
+ * turned upside down (about x), the top face z = 0.12 is the one below. */
+START_TEST(dae_units_and_nodes)
+{
+    scene s;
+    mcd_error err = {0};
+    mcd_collision_options o = mcd_collision_options_default();
+    o.activation_distance = 1e-3;
+    plane_and_mesh(&s, &o, data_path("box_cm.dae"), 1, 1, 1);
+    const double bottom[2] = {0.08, 0.12};
+    for (int flip = 0; flip < 2; flip++) {
+        double R[9];
+        rot_rpy(R, flip ? M_PI : 0.0, 0, 0.3);
+        scene_place(&s, "b", 0.2, 0.1, bottom[flip] + 2e-4, R);
+        ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
+        ck_assert_int_eq(s.n, 4);
+        for (int i = 0; i < 4; i++) {
+            ck_assert_double_eq_tol(s.c[i].gap, 2e-4, 1e-8);
+            double r = hypot(s.c[i].point_a[0] - 0.2, s.c[i].point_a[1] - 0.1);
+            ck_assert_double_eq_tol(r, hypot(0.05, 0.15), 1e-7);
+        }
+    }
+    scene_check_invariants(&s, &o);
+    scene_free(&s);
+}
+END_TEST
+
+/* The OBJ pyramid of data/pyramid.obj (exporter syntax: groups, v/vt/vn
+ * faces, a negative index, a missing material library): on its apex one
+ * contact at the gap; upside down on its base square four contacts at the
+ * corners, distance 0.1 sqrt 2 from the axis. */
+START_TEST(obj_exporter_syntax)
+{
+    scene s;
+    mcd_error err = {0};
+    mcd_collision_options o = mcd_collision_options_default();
+    o.activation_distance = 1e-3;
+    plane_and_mesh(&s, &o, data_path("pyramid.obj"), 1, 1, 1);
+    scene_place(&s, "b", 0, 0, 0.1 + 3e-4, NULL);
+    ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
+    ck_assert_int_eq(s.n, 1);
+    ck_assert_double_eq_tol(s.c[0].gap, 3e-4, 1e-8);
+    double R[9];
+    rot_rpy(R, M_PI, 0, 0);
+    scene_place(&s, "b", 0, 0, 0.1 + 3e-4, R);
+    ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
+    ck_assert_int_eq(s.n, 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_double_eq_tol(s.c[i].gap, 3e-4, 1e-8);
+        ck_assert_double_eq_tol(hypot(s.c[i].point_a[0], s.c[i].point_a[1]), 0.1 * sqrt(2.0), 1e-7);
+    }
     scene_check_invariants(&s, &o);
     scene_free(&s);
 }
@@ -175,6 +238,8 @@ int main(void)
     tcase_add_test(tc, obj_cube_on_plane);
     tcase_add_test(tc, binary_stl_box_on_plane);
     tcase_add_test(tc, ascii_stl_octahedron);
+    tcase_add_test(tc, dae_units_and_nodes);
+    tcase_add_test(tc, obj_exporter_syntax);
     tcase_add_test(tc, mesh_on_box_and_sphere);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The installed mcdyn as a user sees it: installs the build into a temporary
-# DESTDIR, checks mcdyn.pc and the installed headers, then compiles
+# DESTDIR, runs the installed `mcdyn` command from there (a prefix the
+# dynamic loader does not know: it must find libmcdyn by its rpath), checks
+# mcdyn.pc and the installed headers, then compiles
 # tools/examples/double_pendulum.c with `pkg-config --cflags --libs mcdyn`
 # only and runs it against the installed shared library.
 #
@@ -33,6 +35,22 @@ pc=$(find "$tmp/root" -name mcdyn.pc -path '*/pkgconfig/*' | head -n 1)
 lib=$(find "$tmp/root" -name 'libmcdyn.so*' | head -n 1)
 [ -n "$lib" ] || fail "no libmcdyn.so installed"
 echo "installed: ${pc#"$tmp/root"}, ${lib#"$tmp/root"}"
+
+# 1b. the installed command, run without LD_LIBRARY_PATH (the test
+#     environment points it at the build directory): it must load the
+#     installed libmcdyn through its rpath
+exe=$(find "$tmp/root" -name mcdyn -type f -perm -u+x | head -n 1)
+[ -n "$exe" ] || fail "no mcdyn command installed"
+loaded=$(env -u LD_LIBRARY_PATH ldd "$exe" | awk '/libmcdyn/ {print $3}')
+if [ -z "$loaded" ] || [ "$(readlink -f "$loaded")" != "$(readlink -f "$lib")" ]; then
+  fail "the installed ${exe#"$tmp/root"} loads '$loaded', not the installed ${lib#"$tmp/root"}"
+fi
+env -u LD_LIBRARY_PATH "$exe" --help >"$tmp/help.log" 2>&1 ||
+  { cat "$tmp/help.log" >&2; fail "the installed mcdyn --help failed"; }
+env -u LD_LIBRARY_PATH "$exe" query "$source_dir/models/arm3.urdf" >"$tmp/query.json" 2>&1 ||
+  { cat "$tmp/query.json" >&2; fail "the installed mcdyn query failed"; }
+grep -q '"nq":3' "$tmp/query.json" || { cat "$tmp/query.json" >&2; fail "unexpected query output"; }
+echo "installed command: ${exe#"$tmp/root"} runs (--help, query)"
 
 # 2. pkg-config against the staged tree: PKG_CONFIG_SYSROOT_DIR prefixes the
 #    -I and -L paths of mcdyn.pc with the DESTDIR

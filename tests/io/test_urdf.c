@@ -37,6 +37,7 @@ static mcd_model *check_floating_balanced(const char *rel, int nbody, int nq, in
     if (!w) w = &local;
     mcd_urdf_options opt = fixture_options(1, w);
     opt.balance_inertia = 1;
+    opt.ignore_mimic = 1; /* panda's finger; the default error is checked in panda */
     const char *path = shared_model(rel);
     mcd_model *m = load_file_ok(path, &opt);
     ck_assert_int_eq(m->nbody, nbody);
@@ -102,9 +103,18 @@ START_TEST(panda)
     static const char *const joints[] = {"panda_joint1", "panda_joint7", "panda_finger_joint1",
                                          "panda_finger_joint2", NULL};
     const char *rel = "example-robot-data/panda_collision.urdf";
+    /* the finger's <mimic> is an error naming the option that loads it */
+    mcd_model *m = NULL;
+    mcd_error err;
+    ck_assert_int_eq(mcd_urdf_load_file(shared_model(rel), NULL, &m, &err), MCD_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err.msg, ":483: <mimic> in <joint name=\"panda_finger_joint2\">") &&
+                      strstr(err.msg, "ignore_mimic") && strstr(err.msg, "--ignore-mimic"),
+                  "%s", err.msg);
     warnings w = {0};
     mcd_urdf_options opt = fixture_options(0, &w);
-    mcd_model *m = load_file_ok(shared_model(rel), &opt);
+    opt.ignore_mimic = 1;
+    m = load_file_ok(shared_model(rel), &opt);
     ck_assert_int_eq(m->nbody, 9);
     ck_assert_int_eq(m->nq, 9);
     ck_assert_int_eq(m->nv, 9);
@@ -124,7 +134,7 @@ START_TEST(panda)
     ck_assert_double_eq_tol(b->limits.velocity, 2.175, TOL);
     ck_assert_double_eq_tol(b->limits.damping, 0.003, TOL);
     ck_assert_msg(warnings_contain(&w, "<mimic>"), "no warning about <mimic>");
-    ck_assert_msg(warnings_contain(&w, "visual mesh"), "no warning about the visual meshes");
+    ck_assert_msg(!warnings_contain(&w, "visual"), "visual meshes are never read: %s", w.text[0]);
     mcd_model_free(m);
     mcd_model_free(check_floating(rel, 10, 16, 15));
 }
@@ -169,14 +179,22 @@ START_TEST(anymal_c)
     static const char *const links[] = {"base", "LF_FOOT", "RH_FOOT", "depth_camera_front_camera",
                                         NULL};
     const char *rel = "example-robot-data/anymal_c_simple.urdf";
-    /* the camera's inertia (line 203, izz copied from ixy) is not realizable */
+    /* the camera's inertia (line 203, izz copied from ixy) is not realizable;
+     * the message names the option that repairs it */
     mcd_model *m = NULL;
     mcd_error err;
-    ck_assert_int_eq(mcd_urdf_load_file(shared_model(rel), NULL, &m, &err), MCD_ERR_MODEL);
+    mcd_urdf_options floating = mcd_urdf_default_options();
+    floating.floating_base = 1;
+    ck_assert_int_eq(mcd_urdf_load_file(shared_model(rel), &floating, &m, &err), MCD_ERR_MODEL);
     ck_assert_msg(strstr(err.msg, "anymal_c_simple.urdf:193: <link name=\"depth_camera_front_"
                                   "camera\">") != NULL,
                   "%s", err.msg);
     ck_assert_msg(strstr(err.msg, "triangle inequality") != NULL, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "balance_inertia") && strstr(err.msg, "--balance-inertia"), "%s",
+                  err.msg);
+    /* fixed base: the camera is welded to the world, its inertia irrelevant */
+    ck_assert_int_eq(mcd_urdf_load_file(shared_model(rel), NULL, &m, &err), MCD_OK);
+    mcd_model_free(m);
     /* loads with balance_inertia, saying which inertia it changed */
     warnings w = {0};
     m = check_floating_balanced(rel, 13, 19, 18, &w);
@@ -419,14 +437,32 @@ START_TEST(package_uris_resolve_against_the_search_path)
     ck_assert_double_eq_tol(m->geom[0].size[0], 2.0, TOL);
     mcd_model_free(m);
 
-    /* without the search path: loads, the URI is kept, both meshes warn */
+    /* without the search path: loads, the URI is kept, the collision mesh
+     * warns (the visual one is never read) */
     opt.npackage_paths = 1;
     m = load_mesh_file(dir, "package://robot/part.stl", &opt);
-    ck_assert_int_eq(w.count, 2);
+    ck_assert_int_eq(w.count, 1);
     ck_assert_str_eq(m->geom[0].mesh_path, "package://robot/part.stl");
-    ck_assert_msg(warnings_contain(&w, "robot.urdf:1: <mesh> in <link name=\"a\">: visual mesh"),
+    ck_assert_msg(warnings_contain(&w, "robot.urdf:1: <mesh> in <link name=\"a\">: collision mesh"),
                   "%s", w.text[0]);
     mcd_model_free(m);
+
+    /* ROS_PACKAGE_PATH after the options' paths: a directory holding the
+     * package, or the package directory itself */
+    w.count = 0;
+    char ros[2100];
+    snprintf(ros, sizeof ros, "%s:%s", empty, pkgs);
+    ck_assert_int_eq(setenv("ROS_PACKAGE_PATH", ros, 1), 0);
+    m = load_mesh_file(dir, "package://robot/part.stl", &opt);
+    ck_assert_str_eq(m->geom[0].mesh_path, path);
+    mcd_model_free(m);
+    snprintf(ros, sizeof ros, "%s/robot/", pkgs);
+    ck_assert_int_eq(setenv("ROS_PACKAGE_PATH", ros, 1), 0);
+    m = load_mesh_file(dir, "package://robot/part.stl", &opt);
+    ck_assert_str_eq(m->geom[0].mesh_path, path);
+    mcd_model_free(m);
+    ck_assert_int_eq(unsetenv("ROS_PACKAGE_PATH"), 0);
+    ck_assert_int_eq(w.count, 0);
 
     /* relative to the URDF's directory, and file:// */
     w.count = 0;
@@ -444,9 +480,9 @@ START_TEST(package_uris_resolve_against_the_search_path)
     m = load_mesh_file(dir, "missing.stl", &opt);
     snprintf(path, sizeof path, "%s/missing.stl", dir);
     ck_assert_str_eq(m->geom[0].mesh_path, path);
-    ck_assert_int_eq(w.count, 2);
+    ck_assert_int_eq(w.count, 1);
     ck_assert_msg(warnings_contain(&w, "collision mesh \"missing.stl\" not found"), "%s",
-                  w.text[1]);
+                  w.text[0]);
     mcd_model_free(m);
 
     snprintf(path, sizeof path, "rm -r '%s'", dir);
@@ -462,6 +498,41 @@ START_TEST(no_warning_sink_needed)
                      MCD_OK);
     ck_assert_int_eq(m->nq, 12); /* fixed base by default */
     mcd_model_free(m);
+}
+END_TEST
+
+/* As bullet3's KUKA iiwa: a root link of zero mass and nonzero inertia,
+ * with a fixed child. Welded to the world (fixed base) its mass properties
+ * never enter the dynamics and it loads, the fixed child too; on a free
+ * joint it is a body and the builder rejects it, naming the link. */
+START_TEST(zero_mass_root_welded_to_the_world)
+{
+    static const char xml[] =
+        "<robot name='iiwa'>\n"
+        "<link name='lbr_iiwa_link_0'><inertial><mass value='0'/>"
+        "<inertia ixx='0.05' ixy='0' ixz='0' iyy='0.06' iyz='0' izz='0.03'/></inertial></link>\n"
+        "<link name='plate'><inertial><mass value='0'/>"
+        "<inertia ixx='1' ixy='0' ixz='0' iyy='0.1' iyz='0' izz='0.1'/></inertial></link>\n"
+        "<joint name='weld' type='fixed'><parent link='lbr_iiwa_link_0'/><child link='plate'/>"
+        "</joint>\n"
+        "<link name='lbr_iiwa_link_1'><inertial><mass value='4'/>"
+        "<inertia ixx='0.1' ixy='0' ixz='0' iyy='0.09' iyz='0' izz='0.02'/></inertial></link>\n"
+        "<joint name='J0' type='revolute'><parent link='lbr_iiwa_link_0'/>"
+        "<child link='lbr_iiwa_link_1'/><axis xyz='0 0 1'/>"
+        "<limit lower='-2.9' upper='2.9' effort='300' velocity='10'/></joint>\n"
+        "</robot>";
+    mcd_model *m = load_string_ok(xml, NULL);
+    ck_assert_int_eq(m->nbody, 1);
+    ck_assert_double_eq_tol(m->total_mass, 4.0, TOL);
+    mcd_model_free(m);
+    mcd_urdf_options opt = mcd_urdf_default_options();
+    opt.floating_base = 1;
+    mcd_error err;
+    ck_assert_int_eq(mcd_urdf_load_string(xml, "iiwa.urdf", &opt, &m, &err), MCD_ERR_MODEL);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err.msg, "iiwa.urdf:2: <link name=\"lbr_iiwa_link_0\">") &&
+                      strstr(err.msg, "zero mass with non-zero inertia"),
+                  "%s", err.msg);
 }
 END_TEST
 
@@ -505,6 +576,7 @@ static Suite *urdf_suite(void)
     tcase_add_test(real, anymal_c);
     tcase_add_test(real, humanoid_version_0_0_continuous);
     tcase_add_test(real, no_warning_sink_needed);
+    tcase_add_test(real, zero_mass_root_welded_to_the_world);
     suite_add_tcase(s, real);
     TCase *sem = tcase_create("semantics");
     tcase_add_test(sem, inertial_rpy_rotates_the_inertia);

@@ -152,8 +152,8 @@ START_TEST(missing_required_attributes)
                         "</geometry></collision></link></robot>",
                         MCD_ERR_PARSE, "bad.urdf:4: <sphere> in <link name=\"a\">", "'radius'",
                         NULL);
-    expect_string_error("<robot name='r'>\n<link name='a'>\n<visual><geometry>\n<mesh/>\n"
-                        "</geometry></visual></link></robot>",
+    expect_string_error("<robot name='r'>\n<link name='a'>\n<collision><geometry>\n<mesh/>\n"
+                        "</geometry></collision></link></robot>",
                         MCD_ERR_PARSE, "bad.urdf:4: <mesh> in <link name=\"a\">", "'filename'",
                         NULL);
     expect_string_error("<robot name='r'>\n<link name='a'>\n<collision>\n</collision>"

@@ -111,6 +111,7 @@ static void load_mcdyn(crosscheck *x, const char *path, int floating_base)
     mcd_error err;
     mcd_urdf_options opt = mcd_urdf_default_options();
     opt.floating_base = floating_base;
+    opt.ignore_mimic = 1; /* as MuJoCo's URDF import, which drops <mimic> */
     mcd_status s = mcd_urdf_load_file(path, &opt, &x->model, &err);
     ck_assert_msg(s == MCD_OK, "mcdyn cannot load %s: %s", path, err.msg);
     s = mcd_data_create(x->model, &x->data, &err);
