@@ -28,10 +28,11 @@
  * Which pairs are tested: geoms on the same body (fixed links are merged
  * into their body, links fixed to the world carry world geoms) never; a
  * parent body and its child never; two world geoms never; two planes
- * never; two moving bodies of one robot (mcd_body.robot: the links below
- * one link joined to the world) only with self_collision; bodies of
- * different robots always; body pairs in the exclude list never. The
- * world's geoms collide with every moving body,
+ * never; two geoms of one robot (mcd_geom.robot: the links below one link
+ * joined to the world, including a fixed base merged into the world) only
+ * with self_collision; geoms of different robots, and the environment
+ * (geoms added on the world) with every robot, always; body pairs in the
+ * exclude list never. The world's geoms collide with every moving body,
  * the roots included (a floating base lands on the ground), except that
  * filter_world_children makes the world the parent of the roots that are
  * not free-floating.
@@ -63,9 +64,9 @@ typedef struct mcd_collision_options {
     /* delta >= 0 [m]: points with gap <= delta are reported (0: touching or
      * penetrating only). Default 0. */
     double activation_distance;
-    /* 1: the bodies of one robot (mcd_body.robot) collide with each other
-     * (non-adjacent pairs only); 0: they do not. Bodies of different robots
-     * collide either way. Default 1. */
+    /* 1: the geoms of one robot (mcd_geom.robot) collide with each other
+     * (non-adjacent pairs only); 0: they do not. Geoms of different robots,
+     * and the environment with every robot, collide either way. Default 1. */
     int self_collision;
     /* 1: a root body jointed to the world by anything but a free joint is
      * adjacent to the world and does not collide with the world's geoms

@@ -82,6 +82,10 @@ typedef struct mcd_geom {
     mcd_pose pose; /* geom frame in the body frame */
     double size[3];
     char *mesh_path; /* MCD_GEOM_MESH only, otherwise NULL */
+    /* Set by mcd_model_build (ignored when adding): the robot of the geom's
+     * link (mcd_body.robot; links fixed to the world keep their robot), -1
+     * for geoms added on the world itself (the environment). */
+    int robot;
 } mcd_geom;
 
 /* One body of the tree and the hinge that joins it to its parent. */

@@ -43,7 +43,7 @@ static int pair_mode(const mcd_collision_world *w, const mcd_collision_options *
     const mcd_geom *gi = &m->geom[i], *gj = &m->geom[j];
     int bi = gi->body, bj = gj->body;
     if (bi == bj) return MCD_PAIR_SKIP; /* same body, or both on the world */
-    int same_robot = bi >= 0 && bj >= 0 && m->body[bi].robot == m->body[bj].robot;
+    int same_robot = gi->robot >= 0 && gi->robot == gj->robot;
     if (same_robot && !opt->self_collision) return MCD_PAIR_SKIP;
     if (adjacent(m, opt, bi, bj) || excluded(opt, bi, bj)) return MCD_PAIR_SKIP;
     if (gi->type == MCD_GEOM_PLANE && gj->type == MCD_GEOM_PLANE) return MCD_PAIR_SKIP;

@@ -149,6 +149,7 @@ static mcd_status fill_frames_geoms_nodes(mcd_model *m, const mcd_builder *b, co
         mcd_geom *G = &m->geom[m->ngeom++];
         *G = *src;
         G->mesh_path = NULL;
+        G->robot = src->body >= 0 ? h[src->body].robot : -1;
         if (src->body >= 0) {
             G->body = h[src->body].body;
             mcd_pose_mul(&G->pose, &h[src->body].pose, &src->pose);

@@ -174,11 +174,11 @@ START_TEST(fixed_links_merge_into_one_body)
 END_TEST
 
 /* Robots: the links below one link joined to the world. A fixed-base
- * robot with two arms on a torso fixed to the world (geoms 0-2), a free
- * box (3) and a two-link free robot (4, 5). Without self_collision the
- * arms of one robot never collide, but every body collides with the
- * bodies of the other robots; with it, the non-adjacent links of one
- * robot collide too. */
+ * robot with two arms on a torso fixed to the world (geoms 0-2; the torso's
+ * geom is a world geom of that robot), a free box (3) and a two-link free
+ * robot (4, 5). Without self_collision the arms and the torso of one robot
+ * never collide, but every geom collides with the geoms of the other
+ * robots; with it, the non-adjacent links of one robot collide too. */
 START_TEST(different_robots_always_collide)
 {
     mcd_error err = {0};
@@ -204,7 +204,10 @@ START_TEST(different_robots_always_collide)
         ck_assert_int_eq(s.m->body[0].robot, s.m->body[1].robot);      /* left, right */
         ck_assert_int_ne(s.m->body[0].robot, s.m->body[2].robot);      /* left, box */
         ck_assert_int_eq(s.m->body[3].robot, s.m->body[4].robot);      /* r0, r1 */
+        ck_assert_int_eq(s.m->geom[0].robot, s.m->body[0].robot);      /* torso: on the world */
         ck_assert_int_eq(mcd_collision_pair_enabled(s.w, 1, 2), self); /* left-right */
+        ck_assert_int_eq(mcd_collision_pair_enabled(s.w, 0, 1), self); /* torso-left */
+        ck_assert(mcd_collision_pair_enabled(s.w, 0, 3));              /* torso-box */
         ck_assert(!mcd_collision_pair_enabled(s.w, 4, 5));             /* adjacent */
         for (int a = 1; a <= 2; a++)
             for (int b = 3; b <= 5; b++) ck_assert(mcd_collision_pair_enabled(s.w, a, b));
