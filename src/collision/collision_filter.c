@@ -47,8 +47,10 @@ static int pair_mode(const mcd_collision_world *w, const mcd_collision_options *
     if (same_robot && !opt->self_collision) return MCD_PAIR_SKIP;
     if (adjacent(m, opt, bi, bj) || excluded(opt, bi, bj)) return MCD_PAIR_SKIP;
     if (gi->type == MCD_GEOM_PLANE && gj->type == MCD_GEOM_PLANE) return MCD_PAIR_SKIP;
-    if (opt->analytic && mcd_collision_is_analytic(gi->type, gj->type)) return MCD_PAIR_ANALYTIC;
-    return MCD_PAIR_BULLET;
+    if (!opt->analytic || !mcd_collision_is_analytic(gi->type, gj->type)) return MCD_PAIR_BULLET;
+    if ((bi < 0 && gi->type == MCD_GEOM_PLANE) || (bj < 0 && gj->type == MCD_GEOM_PLANE))
+        return MCD_PAIR_DIRECT; /* a world plane overlaps every box: no broadphase */
+    return MCD_PAIR_ANALYTIC;
 }
 
 void mcd_collision_fill_pairs(mcd_collision_world *w, const mcd_collision_options *opt)
