@@ -58,9 +58,9 @@ void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double norm
 void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const double normal[3],
                                  const double point_b[3], double gap, double limit);
 
-/* Exact contact points of an MCD_PAIR_ANALYTIC pair (sphere-sphere, or a
- * sphere, box, capsule or cylinder against a plane) at the poses in
- * w->pose. */
+/* Exact contact points of an MCD_PAIR_ANALYTIC or MCD_PAIR_DIRECT pair
+ * (sphere-sphere, or a sphere, box, capsule or cylinder against a plane) at
+ * the poses in w->pose. */
 void mcd_collision_analytic(mcd_contact_sink *s, int g0, int g1);
 
 /* Exact contact points of geom g (sphere, box, capsule, cylinder) against
