@@ -20,14 +20,18 @@
  *    the signed distance: positive when separated, negative when they
  *    penetrate; always point_a = point_b + gap * normal.
  *  - pos is the midpoint (point_a + point_b) / 2.
- * A point is reported when gap <= activation_distance; a pair touching
- * along a face gives several points (a box flat on a plane gives its 4
- * corners), duplicates merged.
+ * A point is reported when gap <= activation_distance, and for the closed
+ * forms against a plane also within flat_tolerance of the pair's deepest
+ * point (see the options); a pair touching along a face gives several
+ * points (a box flat on a plane gives its 4 corners), duplicates merged.
  *
  * Which pairs are tested: geoms on the same body (fixed links are merged
  * into their body, links fixed to the world carry world geoms) never; a
  * parent body and its child never; two world geoms never; two planes
- * never; two moving bodies only with self_collision; body pairs in the
+ * never; two geoms of one robot (mcd_geom.robot: the links below one link
+ * joined to the world, including a fixed base merged into the world) only
+ * with self_collision; geoms of different robots, and the environment
+ * (geoms added on the world) with every robot, always; body pairs in the
  * exclude list never. The world's geoms collide with every moving body,
  * the roots included (a floating base lands on the ground), except that
  * filter_world_children makes the world the parent of the roots that are
@@ -60,8 +64,9 @@ typedef struct mcd_collision_options {
     /* delta >= 0 [m]: points with gap <= delta are reported (0: touching or
      * penetrating only). Default 0. */
     double activation_distance;
-    /* 1: moving bodies collide with each other (non-adjacent pairs only);
-     * 0: moving bodies collide with the world's geoms only. Default 1. */
+    /* 1: the geoms of one robot (mcd_geom.robot) collide with each other
+     * (non-adjacent pairs only); 0: they do not. Geoms of different robots,
+     * and the environment with every robot, collide either way. Default 1. */
     int self_collision;
     /* 1: a root body jointed to the world by anything but a free joint is
      * adjacent to the world and does not collide with the world's geoms
@@ -75,13 +80,20 @@ typedef struct mcd_collision_options {
     /* Size of the world's own contact buffer, used when mcd_collision_detect
      * is given no buffer (mcd_collision_world_contacts). Default 256. */
     int capacity;
-    /* 1: exact closed forms in C for sphere-sphere, sphere-plane,
-     * capsule-plane and cylinder-plane instead of Bullet. Default 1. */
+    /* 1: exact closed forms in C for sphere-sphere and for a sphere, box,
+     * capsule or cylinder against a plane instead of Bullet. Default 1. */
     int analytic;
-    /* Perturbed support queries Bullet makes per polyhedron-plane pair to
-     * find the corners of a face lying on the plane, 0..64 (0: one point
-     * per pair). 5 or more find all 4 corners of a box at any yaw.
-     * Default 8. */
+    /* Closed forms against a plane (analytic): once the deepest point of a
+     * shape is within the activation distance, its other support points
+     * (box corners, capsule ends, cylinder rim points) up to this much
+     * higher are reported too, with their own gaps, which may then exceed
+     * the activation distance: a shape resting flat keeps its whole
+     * support polygon from step to step. >= 0 [m]. Default 1e-5. */
+    double flat_tolerance;
+    /* Perturbed support queries Bullet makes per mesh-plane pair (and
+     * box-plane pair with analytic 0) to find the corners of a face lying on
+     * the plane, 0..64 (0: one point per pair). 5 or more find all 4
+     * corners of a box at any yaw. Default 8. */
     int plane_iterations;
     /* Points of one pair whose midpoints lie within this distance are one
      * point (the deeper is kept), >= 0 [m]. Default 1e-6. */

@@ -82,6 +82,10 @@ typedef struct mcd_geom {
     mcd_pose pose; /* geom frame in the body frame */
     double size[3];
     char *mesh_path; /* MCD_GEOM_MESH only, otherwise NULL */
+    /* Set by mcd_model_build (ignored when adding): the robot of the geom's
+     * link (mcd_body.robot; links fixed to the world keep their robot), -1
+     * for geoms added on the world itself (the environment). */
+    int robot;
 } mcd_geom;
 
 /* One body of the tree and the hinge that joins it to its parent. */
@@ -96,6 +100,11 @@ typedef struct mcd_body {
     mcd_sym6 inertia;     /* spatial inertia about the body origin (from mass) */
     mcd_joint_limits limits;
     int first_child, next_sibling; /* tree links, -1 when none */
+    /* The robot the body belongs to: the links hanging from one link joined
+     * to the world (a URDF's root link, fixed or floating, and everything
+     * below it) are one robot; robots are numbered 0 .. nrobot - 1 in the
+     * order their root links were added. */
+    int robot;
 } mcd_body;
 
 /* A named frame: a URDF link. Moving links are bodies (pose = identity);
@@ -160,6 +169,7 @@ typedef struct mcd_model {
     double total_mass;
     char *name;
     int max_depth; /* longest root-to-leaf path, in bodies */
+    int nrobot;    /* links joined to the world (mcd_body.robot), counting fixed ones */
 } mcd_model;
 
 /* ---- builder ------------------------------------------------------------ */

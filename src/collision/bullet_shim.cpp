@@ -42,6 +42,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace
@@ -98,8 +99,9 @@ class PairFilter : public btOverlapFilterCallback
     {
         const btCollisionObject *o0 = static_cast<btCollisionObject *>(p0->m_clientObject);
         const btCollisionObject *o1 = static_cast<btCollisionObject *>(p1->m_clientObject);
-        return table[(size_t)o0->getUserIndex() * (size_t)n + (size_t)o1->getUserIndex()] !=
-               MCD_PAIR_SKIP;
+        unsigned char mode =
+            table[(size_t)o0->getUserIndex() * (size_t)n + (size_t)o1->getUserIndex()];
+        return mode == MCD_PAIR_BULLET || mode == MCD_PAIR_ANALYTIC;
     }
 };
 
@@ -172,6 +174,8 @@ struct mcd_bt_world {
     /* the pairs of one detection whose boxes overlap, sorted by geoms;
      * reserved for every pair the table allows */
     std::vector<btBroadphasePair *> order;
+    /* the MCD_PAIR_DIRECT pairs (lower geom, higher geom), sorted */
+    std::vector<std::pair<int, int>> direct;
     const unsigned char *table = nullptr;
     int n = 0;
     double threshold = 0;
@@ -243,7 +247,16 @@ void Dispatcher::dispatchAllCollisionPairs(btOverlappingPairCache *cache,
             order.push_back(&pairs[i]);
     }
     std::sort(order.begin(), order.end(), pair_before);
-    for (btBroadphasePair *p : order) collide_pair(owner_, *p, *this, info);
+    /* merge with the direct pairs, which are never in the cache */
+    const std::vector<std::pair<int, int>> &direct = owner_->direct;
+    size_t k = 0;
+    for (btBroadphasePair *p : order) {
+        const std::pair<int, int> key(pair_key_lo(p), pair_key_hi(p));
+        for (; k < direct.size() && direct[k] < key; k++)
+            owner_->pair_fn(owner_->ctx, direct[k].first, direct[k].second);
+        collide_pair(owner_, *p, *this, info);
+    }
+    for (; k < direct.size(); k++) owner_->pair_fn(owner_->ctx, direct[k].first, direct[k].second);
 }
 
 void World::setPaddedAabb(btCollisionObject *o)
@@ -433,11 +446,15 @@ mcd_status build(const mcd_bt_config *cfg, mcd_bt_world *w, mcd_error *err)
     w->table = cfg->pair_table;
     w->threshold = cfg->threshold;
     long npairs = 0, nactive = 0;
+    std::vector<char> in_bullet((size_t)n, 0); /* has a pair through the broadphase */
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
             unsigned char mode = cfg->pair_table[(size_t)i * (size_t)n + (size_t)j];
             npairs += mode == MCD_PAIR_BULLET;
-            nactive += mode != MCD_PAIR_SKIP;
+            if (mode == MCD_PAIR_DIRECT) w->direct.emplace_back(i, j);
+            if (mode != MCD_PAIR_BULLET && mode != MCD_PAIR_ANALYTIC) continue;
+            nactive++;
+            in_bullet[(size_t)i] = in_bullet[(size_t)j] = 1;
         }
     w->order.reserve((size_t)nactive);
     int pool = (int)std::min<long>(kMaxPool, std::max<long>(16, npairs));
@@ -481,12 +498,13 @@ mcd_status build(const mcd_bt_config *cfg, mcd_bt_world *w, mcd_error *err)
             o->setCollisionFlags(o->getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
         } else {
             o->setActivationState(DISABLE_DEACTIVATION);
-            w->moving.push_back(i);
+            if (in_bullet[(size_t)i]) w->moving.push_back(i);
         }
         o->setWorldTransform(t);
         w->shapes.push_back(std::move(shape));
         w->features.push_back(std::move(features));
         w->objects.push_back(std::move(o));
+        if (!in_bullet[(size_t)i]) continue;
         w->world->addCollisionObject(w->objects.back().get());
         w->world->setPaddedAabb(w->objects.back().get());
     }

@@ -20,9 +20,11 @@ extern "C" {
 
 /* What is done with a pair of geoms (entries of the pair table). */
 enum {
-    MCD_PAIR_SKIP = 0,    /* never tested */
-    MCD_PAIR_BULLET = 1,  /* Bullet's narrowphase */
-    MCD_PAIR_ANALYTIC = 2 /* handed to the C callback when the boxes overlap */
+    MCD_PAIR_SKIP = 0,     /* never tested */
+    MCD_PAIR_BULLET = 1,   /* Bullet's narrowphase */
+    MCD_PAIR_ANALYTIC = 2, /* handed to the C callback when the boxes overlap */
+    MCD_PAIR_DIRECT = 3    /* handed to the C callback at every detection, without the
+                              broadphase (a plane on the world: its box is unbounded) */
 };
 
 /* Shape types (model.h cannot be included in C++: spatial.h uses C99's
@@ -56,8 +58,8 @@ typedef struct mcd_bt_config {
     int plane_iterations; /* perturbed support queries per polyhedron-plane pair */
 } mcd_bt_config;
 
-/* A pair to be treated in C (MCD_PAIR_ANALYTIC) whose bounding boxes,
- * grown by the threshold, overlap. */
+/* A pair to be treated in C: MCD_PAIR_ANALYTIC whose bounding boxes, grown
+ * by the threshold, overlap, or MCD_PAIR_DIRECT. */
 typedef void (*mcd_bt_pair_fn)(void *ctx, int geom0, int geom1);
 
 /* One point Bullet found between geoms a and b: normal (unit, from b to
@@ -77,7 +79,10 @@ void mcd_bt_world_free(mcd_bt_world *w);
 void mcd_bt_set_pose(mcd_bt_world *w, int geom, const double R[9], const double p[3]);
 
 /* Updates the bounding boxes of the moving geoms, runs the broadphase and
- * the narrowphase, and calls pair_fn / point_fn synchronously. */
+ * the narrowphase, and calls pair_fn / point_fn synchronously, pairs in the
+ * order of (lower geom, higher geom). Geoms whose every pair is
+ * MCD_PAIR_SKIP or MCD_PAIR_DIRECT are not in Bullet's world at all: they
+ * cost nothing but their MCD_PAIR_DIRECT callbacks. */
 void mcd_bt_detect(mcd_bt_world *w, mcd_bt_pair_fn pair_fn, mcd_bt_point_fn point_fn, void *ctx);
 
 /* Diagnostics for the tests: counts the heap blocks Bullet takes through

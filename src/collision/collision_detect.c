@@ -5,11 +5,26 @@
 
 #include <math.h>
 
+/* 1 if every entry is finite: x * 0 is 0 for finite x, NaN otherwise. */
 static int pose_finite(const mcd_pose *X)
 {
-    for (int i = 0; i < 9; i++)
-        if (!isfinite(X->R[i])) return 0;
-    return mcd_v3_isfinite(X->p);
+    double z = 0.0;
+    for (int i = 0; i < 9; i++) z += X->R[i] * 0.0;
+    for (int i = 0; i < 3; i++) z += X->p[i] * 0.0;
+    return z == 0.0;
+}
+
+/* The error for geom i, whose world pose is not finite: its body's pose,
+ * or the product overflowing. */
+static mcd_status fail_pose(const mcd_collision_world *w, const mcd_data *d, int i, mcd_error *err)
+{
+    const mcd_model *m = w->model;
+    int b = m->geom[i].body;
+    if (!pose_finite(&d->bd[b].X_world))
+        return mcd_fail(err, MCD_ERR_NONFINITE,
+                        "collision: body '%s' has a non-finite pose (NaN or Inf)", m->body_name[b]);
+    return mcd_fail(err, MCD_ERR_NONFINITE, "collision: geom %d on body '%s' has a non-finite pose",
+                    i, m->body_name[b]);
 }
 
 /* World poses of the moving geoms; Bullet is given none unless all are
@@ -20,21 +35,8 @@ static mcd_status update_poses(mcd_collision_world *w, const mcd_data *d, mcd_er
     for (int i = 0; i < w->ngeom; i++) {
         int b = m->geom[i].body;
         if (b < 0) continue;
-        if (!pose_finite(&d->bd[b].X_world))
-            return mcd_fail(err, MCD_ERR_NONFINITE,
-                            "collision: body '%s' has a non-finite pose (NaN or Inf)",
-                            m->body_name[b]);
-    }
-    for (int i = 0; i < w->ngeom; i++) {
-        int b = m->geom[i].body;
-        if (b < 0) continue;
-        mcd_pose X;
-        mcd_pose_mul(&X, &d->bd[b].X_world, &m->geom[i].pose);
-        if (!pose_finite(&X)) /* overflow of huge but finite poses */
-            return mcd_fail(err, MCD_ERR_NONFINITE,
-                            "collision: geom %d on body '%s' has a non-finite pose", i,
-                            m->body_name[b]);
-        w->pose[i] = X;
+        mcd_pose_mul(&w->pose[i], &d->bd[b].X_world, &m->geom[i].pose);
+        if (!pose_finite(&w->pose[i])) return fail_pose(w, d, i, err);
     }
     for (int i = 0; i < w->ngeom; i++)
         if (m->geom[i].body >= 0) mcd_bt_set_pose(w->bt, i, w->pose[i].R, w->pose[i].p);

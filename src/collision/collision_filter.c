@@ -11,8 +11,8 @@ int mcd_collision_is_analytic(mcd_geom_type a, mcd_geom_type b)
         mcd_geom_type t = a;
         a = b, b = t;
     }
-    if (a == MCD_GEOM_SPHERE) return b == MCD_GEOM_SPHERE || b == MCD_GEOM_PLANE;
-    return b == MCD_GEOM_PLANE && (a == MCD_GEOM_CAPSULE || a == MCD_GEOM_CYLINDER);
+    if (a == MCD_GEOM_SPHERE && b == MCD_GEOM_SPHERE) return 1;
+    return b == MCD_GEOM_PLANE && a != MCD_GEOM_PLANE && a != MCD_GEOM_MESH;
 }
 
 static int excluded(const mcd_collision_options *opt, int b0, int b1)
@@ -43,11 +43,14 @@ static int pair_mode(const mcd_collision_world *w, const mcd_collision_options *
     const mcd_geom *gi = &m->geom[i], *gj = &m->geom[j];
     int bi = gi->body, bj = gj->body;
     if (bi == bj) return MCD_PAIR_SKIP; /* same body, or both on the world */
-    if (bi >= 0 && bj >= 0 && !opt->self_collision) return MCD_PAIR_SKIP;
+    int same_robot = gi->robot >= 0 && gi->robot == gj->robot;
+    if (same_robot && !opt->self_collision) return MCD_PAIR_SKIP;
     if (adjacent(m, opt, bi, bj) || excluded(opt, bi, bj)) return MCD_PAIR_SKIP;
     if (gi->type == MCD_GEOM_PLANE && gj->type == MCD_GEOM_PLANE) return MCD_PAIR_SKIP;
-    if (opt->analytic && mcd_collision_is_analytic(gi->type, gj->type)) return MCD_PAIR_ANALYTIC;
-    return MCD_PAIR_BULLET;
+    if (!opt->analytic || !mcd_collision_is_analytic(gi->type, gj->type)) return MCD_PAIR_BULLET;
+    if ((bi < 0 && gi->type == MCD_GEOM_PLANE) || (bj < 0 && gj->type == MCD_GEOM_PLANE))
+        return MCD_PAIR_DIRECT; /* a world plane overlaps every box: no broadphase */
+    return MCD_PAIR_ANALYTIC;
 }
 
 void mcd_collision_fill_pairs(mcd_collision_world *w, const mcd_collision_options *opt)

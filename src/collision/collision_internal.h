@@ -47,14 +47,25 @@ typedef struct mcd_contact_sink {
 void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mcd_contact *c,
                            int capacity);
 
-/* Adds one point between geoms ga and gb: normal from gb to ga, point_b on
- * gb, gap = signed distance (the point on ga is point_b + gap normal). */
+/* Adds one point between geoms ga and gb if gap <= delta: normal from gb
+ * to ga, point_b on gb, gap = signed distance (the point on ga is point_b +
+ * gap normal). */
 void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double normal[3],
                           const double point_b[3], double gap);
 
-/* Exact contact points of an MCD_PAIR_ANALYTIC pair (sphere-sphere,
- * sphere-plane, capsule-plane, cylinder-plane) at the poses in w->pose. */
+/* The same, keeping the point if gap <= limit (the flat tolerance of the
+ * shape-plane closed forms lets limit exceed delta). */
+void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                                 const double point_b[3], double gap, double limit);
+
+/* Exact contact points of an MCD_PAIR_ANALYTIC or MCD_PAIR_DIRECT pair
+ * (sphere-sphere, or a sphere, box, capsule or cylinder against a plane) at
+ * the poses in w->pose. */
 void mcd_collision_analytic(mcd_contact_sink *s, int g0, int g1);
+
+/* Exact contact points of geom g (sphere, box, capsule, cylinder) against
+ * the plane gp (contact_plane.c). */
+void mcd_collision_plane(mcd_contact_sink *s, int g, int gp);
 
 /* 1 for the pairs mcd_collision_analytic handles. */
 int mcd_collision_is_analytic(mcd_geom_type a, mcd_geom_type b);

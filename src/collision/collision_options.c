@@ -15,6 +15,7 @@ mcd_collision_options mcd_collision_options_default(void)
     o.analytic = 1;
     o.plane_iterations = 8;
     o.merge_distance = 1e-6;
+    o.flat_tolerance = 1e-5;
     return o;
 }
 
@@ -29,6 +30,10 @@ mcd_status mcd_collision_check_options(const mcd_model *m, const mcd_collision_o
         return mcd_fail(err, MCD_ERR_ARG,
                         "collision options: merge_distance must be finite and >= 0 (is %g)",
                         o->merge_distance);
+    if (!isfinite(o->flat_tolerance) || o->flat_tolerance < 0)
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "collision options: flat_tolerance must be finite and >= 0 (is %g)",
+                        o->flat_tolerance);
     if (o->capacity < 0)
         return mcd_fail(err, MCD_ERR_ARG, "collision options: capacity must be >= 0 (is %d)",
                         o->capacity);

@@ -21,8 +21,14 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
 void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double normal[3],
                           const double point_b[3], double gap)
 {
+    mcd_contact_sink_add_within(s, ga, gb, normal, point_b, gap, s->w->opt.activation_distance);
+}
+
+void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                                 const double point_b[3], double gap, double limit)
+{
     const mcd_collision_world *w = s->w;
-    if (!(gap <= w->opt.activation_distance)) return;
+    if (!(gap <= limit)) return;
     const mcd_model *m = w->model;
     double len = mcd_v3_norm(normal);
     if (!(len > 0)) return;

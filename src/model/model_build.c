@@ -13,13 +13,16 @@
 typedef struct link_host {
     int body;      /* body index of the host, -1 for the world */
     mcd_pose pose; /* link frame in the host frame */
+    int robot;     /* the robot of the link (mcd_body.robot) */
 } link_host;
 
-static void assign_hosts(const mcd_builder *b, link_host *h, int *nbody)
+static void assign_hosts(const mcd_builder *b, link_host *h, mcd_model *m)
 {
     int n = 0;
+    m->nrobot = 0;
     for (int i = 0; i < b->nlink; i++) {
         const builder_link *L = &b->link[i];
+        h[i].robot = L->parent < 0 ? m->nrobot++ : h[L->parent].robot;
         if (L->jtype != MCD_JOINT_FIXED) {
             h[i].body = n++;
             mcd_pose_identity(&h[i].pose);
@@ -31,7 +34,7 @@ static void assign_hosts(const mcd_builder *b, link_host *h, int *nbody)
             mcd_pose_mul(&h[i].pose, &h[L->parent].pose, &L->origin);
         }
     }
-    *nbody = n;
+    m->nbody = n;
 }
 
 static mcd_status alloc_model(mcd_model *m, const mcd_builder *b, mcd_error *err)
@@ -73,6 +76,7 @@ static mcd_status fill_bodies(mcd_model *m, const mcd_builder *b, const link_hos
         B->limits = L->limits;
         if (L->continuous) B->limits.has_position_limits = 0;
         B->first_child = B->next_sibling = -1;
+        B->robot = h[i].robot;
         m->body_name[k] = mcd_builder_strdup(L->name);
         m->joint_name[k] = mcd_builder_strdup(L->joint_name);
         if (!m->body_name[k] || !m->joint_name[k])
@@ -145,6 +149,7 @@ static mcd_status fill_frames_geoms_nodes(mcd_model *m, const mcd_builder *b, co
         mcd_geom *G = &m->geom[m->ngeom++];
         *G = *src;
         G->mesh_path = NULL;
+        G->robot = src->body >= 0 ? h[src->body].robot : -1;
         if (src->body >= 0) {
             G->body = h[src->body].body;
             mcd_pose_mul(&G->pose, &h[src->body].pose, &src->pose);
@@ -209,7 +214,7 @@ mcd_status mcd_model_build(const mcd_builder *b, mcd_model **out, mcd_error *err
         s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
         goto done;
     }
-    assign_hosts(b, h, &m->nbody);
+    assign_hosts(b, h, m);
     mcd_v3_copy(m->gravity, b->gravity);
     if ((s = alloc_model(m, b, err)) != MCD_OK) goto done;
     if (b->name && !(m->name = mcd_builder_strdup(b->name))) {

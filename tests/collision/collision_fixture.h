@@ -40,8 +40,9 @@ void scene_free(scene *s);
 
 /* Checks every reported point: unit normal, gap = (point_a - point_b).n,
  * pos the midpoint, body_a > body_b, bodies those of the geoms, gap within
- * the activation distance, and no two points of a pair closer than the
- * merge distance. */
+ * the activation distance (closed forms against a plane: or within the
+ * flat tolerance of the pair's deepest point), and no two points of a pair
+ * closer than the merge distance. */
 void scene_check_invariants(const scene *s, const mcd_collision_options *opt);
 
 /* Rotation R = Rz(yaw) Ry(pitch) Rx(roll). */

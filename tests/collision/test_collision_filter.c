@@ -173,6 +173,58 @@ START_TEST(fixed_links_merge_into_one_body)
 }
 END_TEST
 
+/* Robots: the links below one link joined to the world. A fixed-base
+ * robot with two arms on a torso fixed to the world (geoms 0-2; the torso's
+ * geom is a world geom of that robot), a free box (3) and a two-link free
+ * robot (4, 5). Without self_collision the arms and the torso of one robot
+ * never collide, but every geom collides with the geoms of the other
+ * robots; with it, the non-adjacent links of one robot collide too. */
+START_TEST(different_robots_always_collide)
+{
+    mcd_error err = {0};
+    for (int self = 0; self < 2; self++) {
+        scene s;
+        mcd_collision_options o = mcd_collision_options_default();
+        o.self_collision = self;
+        scene_begin(&s);
+        int torso = scene_link(&s, "torso", -1, MCD_JOINT_FIXED, NULL, NULL);
+        int left = scene_link(&s, "left", torso, MCD_JOINT_REVOLUTE, NULL, NULL);
+        int right = scene_link(&s, "right", torso, MCD_JOINT_REVOLUTE, NULL, NULL);
+        int box = scene_free_body(&s, "box");
+        int r0 = scene_free_body(&s, "r0");
+        int r1 = scene_link(&s, "r1", r0, MCD_JOINT_REVOLUTE, NULL, NULL);
+        scene_geom(&s, torso, MCD_GEOM_BOX, 1, 1, 1, NULL, NULL);
+        scene_geom(&s, left, MCD_GEOM_SPHERE, 0.1, 0, 0, NULL, NULL);
+        scene_geom(&s, right, MCD_GEOM_SPHERE, 0.1, 0, 0, NULL, NULL);
+        scene_geom(&s, box, MCD_GEOM_BOX, 0.1, 0.1, 0.1, NULL, NULL);
+        scene_geom(&s, r0, MCD_GEOM_SPHERE, 0.1, 0, 0, NULL, NULL);
+        scene_geom(&s, r1, MCD_GEOM_SPHERE, 0.1, 0, 0, NULL, NULL);
+        ck_assert_msg(scene_finish(&s, &o, &err) == MCD_OK, "%s", err.msg);
+        ck_assert_int_eq(s.m->nrobot, 3);
+        ck_assert_int_eq(s.m->body[0].robot, s.m->body[1].robot);      /* left, right */
+        ck_assert_int_ne(s.m->body[0].robot, s.m->body[2].robot);      /* left, box */
+        ck_assert_int_eq(s.m->body[3].robot, s.m->body[4].robot);      /* r0, r1 */
+        ck_assert_int_eq(s.m->geom[0].robot, s.m->body[0].robot);      /* torso: on the world */
+        ck_assert_int_eq(mcd_collision_pair_enabled(s.w, 1, 2), self); /* left-right */
+        ck_assert_int_eq(mcd_collision_pair_enabled(s.w, 0, 1), self); /* torso-left */
+        ck_assert(mcd_collision_pair_enabled(s.w, 0, 3));              /* torso-box */
+        ck_assert(!mcd_collision_pair_enabled(s.w, 4, 5));             /* adjacent */
+        for (int a = 1; a <= 2; a++)
+            for (int b = 3; b <= 5; b++) ck_assert(mcd_collision_pair_enabled(s.w, a, b));
+        ck_assert(mcd_collision_pair_enabled(s.w, 3, 4) && mcd_collision_pair_enabled(s.w, 3, 5));
+        /* the spheres of the arms, the box and the free robot all at the
+         * origin: every enabled pair touches */
+        ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
+        int seen[6][6] = {{0}};
+        for (int i = 0; i < s.n; i++) seen[s.c[i].geom_a][s.c[i].geom_b] = 1;
+        ck_assert(seen[3][1] && seen[3][2] && seen[5][3] && seen[4][1]);
+        ck_assert_int_eq(seen[2][1], self);
+        scene_check_invariants(&s, &o);
+        scene_free(&s);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("collision-filter");
@@ -181,6 +233,7 @@ int main(void)
     tcase_add_test(tc, non_adjacent_collide);
     tcase_add_test(tc, world_collides_with_root_unless_filtered);
     tcase_add_test(tc, fixed_links_merge_into_one_body);
+    tcase_add_test(tc, different_robots_always_collide);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);

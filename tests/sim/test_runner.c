@@ -101,7 +101,8 @@ END_TEST
 
 /* A pair override that names a link merged into the world (a fixed base)
  * applies to that link's geometry: the overlapping base and first link do
- * not touch once the pair is disabled. */
+ * not touch once the pair is disabled. The base belongs to the robot, so
+ * they touch at all only with self_collision. */
 START_TEST(pair_override_on_a_fixed_base)
 {
     char dir[] = "/tmp/mcdyn-runner-XXXXXX", path[128];
@@ -123,9 +124,12 @@ START_TEST(pair_override_on_a_fixed_base)
     fclose(f);
     for (int disabled = 0; disabled < 2; disabled++) {
         const char *yaml = disabled ? "robots: [{urdf: arm.urdf}]\n"
-                                      "contact: {pairs: [{a: base, b: arm, enabled: false}]}\n"
+                                      "contact: {self_collision: true,\n"
+                                      "          pairs: [{a: base, b: arm, enabled: false}]}\n"
                                       "duration: 0.002\n"
-                                    : "robots: [{urdf: arm.urdf}]\nduration: 0.002\n";
+                                    : "robots: [{urdf: arm.urdf}]\n"
+                                      "contact: {self_collision: true}\n"
+                                      "duration: 0.002\n";
         mcd_scenario *sc = NULL;
         mcd_error err = {0};
         ck_assert_msg(mcd_scenario_load_string(yaml, "pair.yaml", dir, &sc, &err) == MCD_OK, "%s",
