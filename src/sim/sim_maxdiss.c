@@ -23,7 +23,7 @@ struct mcd_sim_maxdiss {
 mcd_status mcd_sim_maxdiss_create(mcd_sim *s, mcd_error *err)
 {
     if (s->opt.solver != MCD_METHOD_MAXDISS_BGS) return MCD_OK;
-    mcd_fc3d largest = {s->opt.max_contacts, s->m->nclosure_rows, NULL, NULL, NULL};
+    mcd_fc3d largest = {s->cap, s->m->nclosure_rows, NULL, NULL, NULL};
     size_t n = mcd_maxdiss_work_size(&largest);
     s->maxdiss = calloc(1, sizeof *s->maxdiss);
     if (s->maxdiss) s->maxdiss->work = calloc(n ? n : 1, sizeof *s->maxdiss->work);
