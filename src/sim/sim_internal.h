@@ -61,10 +61,23 @@ mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_nslcp_free(mcd_sim *s);
 mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st);
 
-/* Maximum-dissipation law (sim_maxdiss.c): workspace hooks and the solve. */
+/* The solve of one group g of the step (contact.h): its problem solved,
+ * its impulses taken when usable, the solver's iterations, residual and
+ * message reported; returns the solver's status. */
+typedef mcd_status (*mcd_sim_group_solve)(mcd_sim *s, int g, int *iterations, double *residual,
+                                          mcd_error *e);
+
+/* Every group solved by f; st gets the largest iterations and residual over
+ * the groups; the failure policy applied to the first failing group's
+ * status (a failure that leaves no usable impulses stops at once). */
+mcd_status mcd_sim_solve_groups(mcd_sim *s, mcd_sim_group_solve f, mcd_step_stats *st);
+
+/* Maximum-dissipation law (sim_maxdiss.c): workspace hooks and the solve
+ * of one group. */
 mcd_status mcd_sim_maxdiss_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_maxdiss_free(mcd_sim *s);
-mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, mcd_step_stats *st);
+mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *residual,
+                                 mcd_error *e);
 
 /* Impact laws other than Newton's (sim_impact.c): workspace hooks and the
  * impact phase, run after the contact set-up and before the solve. */
