@@ -63,8 +63,9 @@ typedef struct mcd_contact_options {
 
 mcd_contact_options mcd_contact_default_options(void);
 
-/* Workspace for up to max_contacts contacts with up to max_nf directions,
- * sized once (allocates); every later call is allocation-free. */
+/* Workspace for up to max_contacts contacts with up to max_nf directions
+ * (allocates). The per-group blocks (Lambda, W_g, MLCP matrices) grow when
+ * a step needs more than any before; every other call is allocation-free. */
 typedef struct mcd_contact_ws mcd_contact_ws;
 mcd_status mcd_contact_ws_create(const mcd_model *m, mcd_data *d, int max_contacts, int max_nf,
                                  mcd_contact_ws **out, mcd_error *err);
@@ -79,13 +80,43 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws
                              const double *qd, const double *tau, double dt, int ncontacts,
                              const mcd_contact_point *contacts, const mcd_contact_options *opt);
 
-/* The problem of the current step, pointing into the workspace. */
+/* Independent groups. Two rows of the step (closure rows and contacts) are
+ * coupled when their points' bodies share a moving subtree: each body maps
+ * to its root subtree (the ancestor whose parent is the world; the world
+ * joins nothing), and a contact or closure row joins the subtrees of its
+ * two sides. The groups are the connected classes, numbered in the order
+ * of their first row (closure rows come first). The step's problem is the
+ * direct sum of the groups' problems: W is block diagonal over groups, so
+ * each group is solved on its own and all impulses go into the one
+ * velocity update. mcd_contact_setup computes each group's Lambda from its
+ * own points only (O(size of its subtrees) + O(K_g^2); blocks between two
+ * points without a common moving ancestor are exact zeros) and its W_g
+ * (storage sum of n_g^2, grown when a step needs more).
+ *
+ * A group's rows are its closure rows, then its contacts (eta, f, o) in
+ * step order; mcd_contact_group_contact gives the step index of its
+ * contact j (-1 out of range). mcd_contact_group_fc3d / _mlcp give its
+ * problem (pointers into the workspace, valid until the next call for
+ * another group or the next set-up); _take_* record its solution. A step
+ * solved group by group calls _take_* once per group. */
+int mcd_contact_group_count(const mcd_contact_ws *ws);
+int mcd_contact_group_ncontacts(const mcd_contact_ws *ws, int g);
+int mcd_contact_group_contact(const mcd_contact_ws *ws, int g, int j);
+mcd_status mcd_contact_group_fc3d(mcd_contact_ws *ws, int g, mcd_fc3d *out);
+mcd_status mcd_contact_group_mlcp(mcd_contact_ws *ws, int g, mcd_mlcp *out);
+mcd_status mcd_contact_group_take_fc3d(mcd_contact_ws *ws, int g, const double *r);
+mcd_status mcd_contact_group_take_mlcp(mcd_contact_ws *ws, int g, const double *z);
+
+/* The whole problem of the current step, all groups at once, pointing into
+ * the workspace: its W (nrows^2) is assembled from the groups' blocks on
+ * the first call after a set-up (O(nrows^2); allocates when larger than
+ * any before). */
 mcd_status mcd_contact_mlcp(mcd_contact_ws *ws, mcd_mlcp *out);
 mcd_status mcd_contact_fc3d(mcd_contact_ws *ws, mcd_fc3d *out);
 
 /* Impact laws other than Newton's (docs/theory/impacts.md), between the
  * set-up and the solve of a step:
- *  - mcd_contact_impact_problem: the impact problem at the pre-step
+ *  - mcd_contact_impact_problem: the whole impact problem at the pre-step
  *    velocities, pointing into the workspace: W, q = nu- (G qd, no targets,
  *    no free motion) and mu, rows as in mcd_contact_fc3d;
  *  - mcd_contact_add_impulse: adds a prior impulse P (closure rows, then

@@ -72,12 +72,13 @@ void mcd_nslcp_ws_free(mcd_nslcp_ws *w);
 int mcd_nslcp_capacity(const mcd_nslcp_ws *w);
 
 /* Builds the reduced LCP of the step set up in cws (mcd_contact_setup with
- * the same nc contacts c). copt gives the Newton restitution rule
+ * the same nc contacts c; the whole problem, all groups at once: W is
+ * assembled from the groups' blocks). copt gives the Newton restitution rule
  * (restitution_velocity, no_restitution): a contact closing faster gets
  * the target u_n+ >= -e nu_n- as the prescribed velocity u_i of Eq. (41). */
-mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
-                           const mcd_contact_point *c, const mcd_nslcp_options *o,
-                           const mcd_contact_options *copt, mcd_error *err);
+mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
+                           const mcd_nslcp_options *o, const mcd_contact_options *copt,
+                           mcd_error *err);
 /* The LCP as an MLCP with lo = 0, hi = +inf (pointers into w). */
 mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out);
 /* From a solution z of the LCP: the free impulses, the impulses of cws

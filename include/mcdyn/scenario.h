@@ -81,6 +81,9 @@ typedef struct mcd_contact_settings {
     mcd_penetration_method penetration; /* default velocity */
     double penetration_gain;            /* in [0, 1] (default 0.2) */
     double penetration_max_velocity;    /* [m/s], >= 0 (default 1) */
+    int max_points;                     /* contact.max_points: most contact points a step may
+                                           have, in [1, 1e7]; 0 (default): the simulator's
+                                           MCD_SIM_DEFAULT_MAX_CONTACTS (sim.h) */
     mcd_contact_pair *pair;             /* per-pair overrides, in file order */
     int npair;
 } mcd_contact_settings;

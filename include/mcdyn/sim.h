@@ -6,9 +6,10 @@
  *
  * Contacts come from a provider callback, so the stepper works with Bullet
  * (collision.h, through the scenario runner) or with contacts computed by
- * hand. Everything is allocated by mcd_sim_create; mcd_sim_step allocates
- * nothing. A step that fails leaves the state untouched and returns the
- * status; with MCD_ON_FAILURE_WARN a solver that did not converge is
+ * hand. Everything is allocated by mcd_sim_create for a modest number of
+ * contacts; a step whose contacts do not fit grows the contact workspaces
+ * (up to max_contacts) and any other step allocates nothing. A step that fails leaves the state
+ * untouched and returns the status; with MCD_ON_FAILURE_WARN a solver that did not converge is
  * reported in the step statistics instead, its best iterate used, and the
  * step goes on — non-finite results always stop.
  */
@@ -75,8 +76,11 @@ typedef enum mcd_on_failure {
 } mcd_on_failure;
 
 /* Contacts at configuration q (kinematics of q are in d). Writes at most
- * capacity contacts, sets *n; returns a status (MCD_ERR_CAPACITY if there
- * were more). */
+ * capacity contacts, sets *n; returns a status. MCD_ERR_CAPACITY if there
+ * were more: *n may then be set to the number needed (> capacity) when it
+ * is known. The simulator then grows its capacity (to at least *n, at most
+ * mcd_sim_options.max_contacts) and calls the provider again within the
+ * same step; the calls see the same q and d. */
 typedef mcd_status (*mcd_contact_provider)(void *user, const mcd_model *m, const mcd_data *d,
                                            const double *q, mcd_contact_point *contacts,
                                            int capacity, int *n, mcd_error *err);
@@ -84,6 +88,9 @@ typedef mcd_status (*mcd_contact_provider)(void *user, const mcd_model *m, const
 /* tau (nv) applied during the step starting at time t in state (q, qd). */
 typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, const mcd_data *d, double t,
                                      const double *q, const double *qd, double *tau);
+
+#define MCD_SIM_DEFAULT_MAX_CONTACTS 100000
+#define MCD_SIM_MAX_CONTACTS         10000000
 
 typedef struct mcd_sim_options {
     double dt;                   /* [s] (1e-3) */
@@ -96,7 +103,10 @@ typedef struct mcd_sim_options {
     mcd_contact_options contact; /* (mcd_contact_default_options) */
     mcd_nslcp_options nslcp;     /* nslcp-lemke / nslcp-judice (mcd_nslcp_default_options) */
     mcd_on_failure on_failure;   /* (stop) */
-    int max_contacts;            /* contact capacity (64) */
+    int max_contacts;            /* hard limit of contacts per step, in [1, MCD_SIM_MAX_CONTACTS]
+                                    (MCD_SIM_DEFAULT_MAX_CONTACTS). The workspaces start smaller
+                                    and grow (allocating) in the first step that needs more; a
+                                    step that needs more than the limit fails */
     double closure_tolerance;    /* position projection of closures [m] (1e-10) */
     int joint_damping;           /* 1: apply the model's joint damping as -b qd (1) */
 } mcd_sim_options;

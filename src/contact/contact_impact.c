@@ -11,9 +11,10 @@
 mcd_status mcd_contact_impact_problem(mcd_contact_ws *w, mcd_fc3d *out)
 {
     if (!w || !out) return MCD_ERR_ARG;
+    if (mcd_contact_assemble_whole(w) != MCD_OK) return MCD_ERR_NOMEM;
     out->nc = w->nc;
     out->nb = w->nb;
-    out->W = w->W;
+    out->W = w->W.p;
     out->q = w->nu_minus;
     out->mu = w->mu;
     return MCD_OK;
@@ -25,9 +26,10 @@ mcd_status mcd_contact_add_impulse(mcd_contact_ws *w, const double *P)
     const int n = w->nrows;
     for (int i = 0; i < n; i++)
         if (!isfinite(P[i])) return MCD_ERR_NONFINITE;
+    if (mcd_contact_assemble_whole(w) != MCD_OK) return MCD_ERR_NOMEM;
     for (int i = 0; i < n; i++) {
         double dv = 0.0;
-        for (int j = 0; j < n; j++) dv += w->W[(size_t)i * n + j] * P[j];
+        for (int j = 0; j < n; j++) dv += w->W.p[(size_t)i * n + j] * P[j];
         w->nu_free[i] += dv;
         w->fc_q[i] += dv;
     }

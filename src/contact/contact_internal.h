@@ -5,6 +5,25 @@
 #include "mcdyn/contact.h"
 #include "mcdyn/osc.h"
 
+#include <stddef.h>
+
+/* Union-find over root subtrees (contact_groups.c). */
+typedef struct mcd_contact_groups {
+    int *root;     /* nbody: the ancestor whose parent is the world */
+    int *uf;       /* nbody: union-find parent of a touched root, -1 untouched */
+    int *group_of; /* nbody: group of a class representative, -1 */
+    int *touched;  /* the roots touched by the current partition */
+    int ntouched;
+} mcd_contact_groups;
+
+/* A growable array of doubles (contact_ws.c): grown, never shrunk, by
+ * mcd_contact_reserve when a step needs more (the only allocation of a
+ * step, and only of a step that needs more than any before). */
+typedef struct mcd_contact_buf {
+    double *p;
+    size_t n;
+} mcd_contact_buf;
+
 struct mcd_contact_ws {
     int max_contacts, max_nf, max_pts, max_rows, max_mlcp;
     int nb;            /* closure rows (model) */
@@ -15,8 +34,6 @@ struct mcd_contact_ws {
     mcd_osc_point *pts; /* closure points, then A (and B) of each contact */
     int *row_pa, *row_pb;
     double *coef;         /* 6 per row */
-    double *Lambda;       /* (6 max_pts)^2 */
-    double *W;            /* max_rows^2: X Lambda X^T */
     double *pt_vel;       /* 6 per point */
     double *nu_minus;     /* per row: G qd */
     double *nu_free;      /* per row: G (qd + dt qdd_free) */
@@ -25,15 +42,47 @@ struct mcd_contact_ws {
     double *theta;        /* max_nf per contact: direction angles in (f, o) */
     double *mu;           /* per contact */
     double *fc_q;         /* per row: nu_free with the normal targets folded in */
-    mcd_mlcp mlcp;        /* arrays of max_mlcp (M: max_mlcp^2) */
-    double *WT;           /* max_rows x max_mlcp scratch */
     double *impulse;      /* per row: [p_b; (F_n, F_f, F_o) per contact] */
     double *prior;        /* per row: impact impulse added before the solve (contact_impact.c) */
     double *out_impulse;  /* 3 per contact: (F_f, F_o, F_n) */
     double *out_velocity; /* 3 per contact: (nu_f, nu_o, nu_n) before the step */
     double *F_pts;        /* 6 per point */
     double *dq;           /* nv */
+    /* groups of the current step (contact_groups.c, contact_setup.c) */
+    mcd_contact_groups grp;
+    int ng;                 /* groups */
+    int *row_group;         /* per row: its group */
+    int *order;             /* rows in group order: each group's closure rows, then its contacts */
+    int *g_start;           /* ng + 1: group g's rows are order[g_start[g] .. g_start[g + 1]) */
+    int *g_nb;              /* per group: closure rows */
+    int *g_c0;              /* per group: its first contact in group order */
+    size_t *g_W0;           /* per group: offset of its W block in Wg */
+    int *pt_local;          /* per point: index in the group being set up, -1 */
+    mcd_osc_point *gpts;    /* the group's points */
+    int *g_pa, *g_pb;       /* the group's rows: local point indices */
+    double *g_coef;         /* the group's rows: 6 coefficients each */
+    double *g_q, *g_mu;     /* per row / contact in group order: the group problems' q and mu */
+    double *g_theta;        /* max_nf per contact in group order */
+    mcd_contact_buf Lambda; /* (r npts)^2 of the largest group */
+    mcd_contact_buf Wg;     /* sum over groups of n_g^2: W_g = X_g Lambda_g X_g^T */
+    mcd_contact_buf W;      /* nrows^2: the whole W, assembled on demand (whole_valid) */
+    int whole_valid;
+    mcd_contact_buf M, WT, mq, mlo, mhi; /* MLCP of the problem asked for last */
 };
+
+/* Grows b to hold at least n doubles; MCD_ERR_NOMEM on failure (b kept). */
+mcd_status mcd_contact_reserve(mcd_contact_buf *b, size_t n);
+
+/* root[k] for every body of m. */
+void mcd_contact_roots(const mcd_model *m, int *root);
+/* Groups of nrows rows with points pts: row_group[i] in [0, ng), numbered
+ * in order of their first row; returns ng. g->uf and g->group_of must be
+ * -1 on every root (as left by the previous call). */
+int mcd_contact_partition(mcd_contact_groups *g, int nrows, const mcd_osc_point *pts,
+                          const int *row_pa, const int *row_pb, int *row_group);
+
+/* The whole W (nrows^2) from the groups' blocks, zero between groups. */
+mcd_status mcd_contact_assemble_whole(mcd_contact_ws *w);
 
 /* Contact frame (rows f, o, eta) from the unit normal eta. */
 void mcd_contact_frame_from_normal(const double eta[3], double frame[9]);

@@ -212,7 +212,7 @@ static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
     for (int i = 0; i < nf; i++) {
         const int ri = free_row(w, i);
         for (int j = 0; j < nf; j++)
-            w->Aff[(size_t)j * nf + i] = cws->W[(size_t)ri * nr + free_row(w, j)];
+            w->Aff[(size_t)j * nf + i] = cws->W.p[(size_t)ri * nr + free_row(w, j)];
         if (i >= w->nb) {
             const int k = (i - w->nb) / 2, a = (i - w->nb) % 2;
             w->Aff[(size_t)i * nf + i] += w->eps_t[k];
@@ -226,7 +226,7 @@ static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
     for (int k = 0; k < nc; k++) {
         const int rn = w->nb + 3 * k;
         for (int i = 0; i < nf; i++)
-            w->B[(size_t)k * nf + i] = cws->W[(size_t)free_row(w, i) * nr + rn];
+            w->B[(size_t)k * nf + i] = cws->W.p[(size_t)free_row(w, i) * nr + rn];
         const double *e = w->dir + 2 * (size_t)w->max_dir * k;
         for (int j = 0; j < w->ndir[k]; j++) {
             const int up = nc + w->off[k] + j, lo = up + K, t = w->nb + 2 * k;
@@ -259,7 +259,7 @@ static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_ns
     for (int k = 0; k < nc; k++) {
         const int rn = w->nb + 3 * k;
         for (int l = 0; l < nc; l++)
-            w->M[(size_t)k * n + l] += cws->W[(size_t)rn * nr + w->nb + 3 * l];
+            w->M[(size_t)k * n + l] += cws->W.p[(size_t)rn * nr + w->nb + 3 * l];
         w->M[(size_t)k * n + k] += w->eps_n[k];
         w->q[k] += cws->nu_free[rn] + w->d[3 * k];
         for (int j = 0; j < w->ndir[k]; j++) {
@@ -294,12 +294,14 @@ static mcd_status check_build(const mcd_nslcp_ws *w, const mcd_contact_ws *cws, 
     return MCD_OK;
 }
 
-mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
-                           const mcd_contact_point *c, const mcd_nslcp_options *o,
-                           const mcd_contact_options *copt, mcd_error *err)
+mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
+                           const mcd_nslcp_options *o, const mcd_contact_options *copt,
+                           mcd_error *err)
 {
     mcd_status s = check_build(w, cws, nc, c, o, copt, err);
     if (s != MCD_OK) return s;
+    if (mcd_contact_assemble_whole(cws) != MCD_OK) /* the whole W from the groups' blocks */
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for the whole W");
     w->nc = nc, w->h = cws->dt;
     contact_terms(w, cws, c, o, copt);
     for (int k = 0; k < nc; k++) { /* identities remembered by take */

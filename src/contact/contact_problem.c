@@ -1,30 +1,119 @@
-/* The step's complementarity problems from the set-up rows:
+/* The step's complementarity problems from the set-up rows, per group
+ * (contact_setup.c) or whole:
  *  - MNCP (Eq. 55-56) as a 3D frictional-contact problem: W = X Lambda X^T,
  *    q = nu_free with the normal targets, mu per contact;
  *  - MLCP (Eq. 43-44): M = [[X Lambda X^T, E1], [E2, 0]] with X = [Q_b;
  *    D^T Q_u], built from W by the per-contact map T_k from (F_n, beta) to
- *    (eta, f, o) impulses, D_k = [eta, d_1 .. d_nf]. */
+ *    (eta, f, o) impulses, D_k = [eta, d_1 .. d_nf].
+ * A group's rows are its closure rows, then its contacts, each in step
+ * order; its problem is the whole problem's restricted to them, and the
+ * whole W is block diagonal in that order (the rows of different groups
+ * share no moving body). */
 #include "contact_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-mcd_status mcd_contact_fc3d(mcd_contact_ws *w, mcd_fc3d *out)
+/* A problem's rows: nb closure rows then nc contacts, the step's row of
+ * local row l (row == NULL: the identity) and its W (n x n). */
+typedef struct rows_view {
+    int nb, nc;
+    const int *row;
+    const double *W;
+} rows_view;
+
+static int step_row(const rows_view *v, int l)
 {
-    if (!w || !out) return MCD_ERR_ARG;
-    out->nc = w->nc;
-    out->nb = w->nb;
-    out->W = w->W;
-    out->q = w->fc_q;
-    out->mu = w->mu;
+    return v->row ? v->row[l] : l;
+}
+
+/* Contact index (in the step's list) of the view's contact j. */
+static int step_contact(const mcd_contact_ws *w, const rows_view *v, int j)
+{
+    return (step_row(v, v->nb + 3 * j) - w->nb) / 3;
+}
+
+static mcd_status view(mcd_contact_ws *w, int g, rows_view *v)
+{
+    if (g < 0) {
+        mcd_status s = mcd_contact_assemble_whole(w);
+        *v = (rows_view){w->nb, w->nc, NULL, w->W.p};
+        return s;
+    }
+    if (g >= w->ng) return MCD_ERR_ARG;
+    const int n = w->g_start[g + 1] - w->g_start[g];
+    *v = (rows_view){w->g_nb[g], (n - w->g_nb[g]) / 3, w->order + w->g_start[g],
+                     w->Wg.p + w->g_W0[g]};
     return MCD_OK;
 }
 
-/* Column j of T (size nrows) restricted: T maps MLCP impulse unknowns
- * (p_b, then F_n, beta_1..beta_nf per contact) to rows (p_b, (F_n, F_f, F_o)). */
-static void t_column(const mcd_contact_ws *w, int j, int *row, double *val, int *count)
+mcd_status mcd_contact_assemble_whole(mcd_contact_ws *w)
 {
-    const int nb = w->nb, per = w->nf + 1;
+    if (w->whole_valid) return MCD_OK;
+    const size_t n = (size_t)w->nrows;
+    if (mcd_contact_reserve(&w->W, n * n) != MCD_OK) return MCD_ERR_NOMEM;
+    memset(w->W.p, 0, n * n * sizeof *w->W.p);
+    for (int g = 0; g < w->ng; g++) {
+        const int ng = w->g_start[g + 1] - w->g_start[g], *row = w->order + w->g_start[g];
+        const double *Wg = w->Wg.p + w->g_W0[g];
+        for (int a = 0; a < ng; a++)
+            for (int b = 0; b < ng; b++) w->W.p[(size_t)row[a] * n + row[b]] = Wg[a * ng + b];
+    }
+    w->whole_valid = 1;
+    return MCD_OK;
+}
+
+int mcd_contact_group_count(const mcd_contact_ws *w)
+{
+    return w ? w->ng : 0;
+}
+
+int mcd_contact_group_ncontacts(const mcd_contact_ws *w, int g)
+{
+    if (!w || g < 0 || g >= w->ng) return 0;
+    return (w->g_start[g + 1] - w->g_start[g] - w->g_nb[g]) / 3;
+}
+
+int mcd_contact_group_contact(const mcd_contact_ws *w, int g, int j)
+{
+    if (!w || g < 0 || g >= w->ng || j < 0 || j >= mcd_contact_group_ncontacts(w, g)) return -1;
+    return (w->order[w->g_start[g] + w->g_nb[g] + 3 * j] - w->nb) / 3;
+}
+
+/* The fc3d problem of a view; group views gather q and mu. */
+static mcd_status fc3d(mcd_contact_ws *w, int g, mcd_fc3d *out)
+{
+    rows_view v;
+    mcd_status s = view(w, g, &v);
+    if (s != MCD_OK) return s;
+    out->nc = v.nc, out->nb = v.nb, out->W = (double *)v.W;
+    if (g < 0) {
+        out->q = w->fc_q, out->mu = w->mu;
+        return MCD_OK;
+    }
+    double *q = w->g_q + w->g_start[g], *mu = w->g_mu + w->g_c0[g];
+    for (int l = 0; l < v.nb + 3 * v.nc; l++) q[l] = w->fc_q[v.row[l]];
+    for (int j = 0; j < v.nc; j++) mu[j] = w->mu[step_contact(w, &v, j)];
+    out->q = q, out->mu = mu;
+    return MCD_OK;
+}
+
+mcd_status mcd_contact_fc3d(mcd_contact_ws *w, mcd_fc3d *out)
+{
+    return w && out ? fc3d(w, -1, out) : MCD_ERR_ARG;
+}
+
+mcd_status mcd_contact_group_fc3d(mcd_contact_ws *w, int g, mcd_fc3d *out)
+{
+    return w && out && g >= 0 ? fc3d(w, g, out) : MCD_ERR_ARG;
+}
+
+/* Column j of T (size n) restricted: T maps MLCP impulse unknowns (p_b,
+ * then F_n, beta_1..beta_nf per contact) to rows (p_b, (F_n, F_f, F_o)). */
+static void t_column(const mcd_contact_ws *w, const rows_view *v, int j, int *row, double *val,
+                     int *count)
+{
+    const int nb = v->nb, per = w->nf + 1;
     if (j < nb) {
         row[0] = j, val[0] = 1.0, *count = 1;
         return;
@@ -34,41 +123,49 @@ static void t_column(const mcd_contact_ws *w, int j, int *row, double *val, int 
         row[0] = base, val[0] = 1.0, *count = 1;
         return;
     }
-    const double th = w->theta[w->max_nf * k + l - 1];
+    const double th = w->theta[w->max_nf * step_contact(w, v, k) + l - 1];
     row[0] = base + 1, val[0] = cos(th);
     row[1] = base + 2, val[1] = sin(th);
     *count = 2;
 }
 
-mcd_status mcd_contact_mlcp(mcd_contact_ws *w, mcd_mlcp *out)
+static mcd_status mlcp(mcd_contact_ws *w, int g, mcd_mlcp *out)
 {
-    if (!w || !out) return MCD_ERR_ARG;
-    const int nb = w->nb, nc = w->nc, nr = w->nrows, nbeta = nb + nc * (w->nf + 1);
-    const int n = nbeta + nc;
-    double *M = w->mlcp.M;
+    rows_view v;
+    mcd_fc3d p;
+    mcd_status s = view(w, g, &v);
+    if (s == MCD_OK) s = fc3d(w, g, &p);
+    if (s != MCD_OK) return s;
+    const int nb = v.nb, nc = v.nc, nr = nb + 3 * nc, nbeta = nb + nc * (w->nf + 1);
+    const size_t n = (size_t)(nbeta + nc);
+    if (mcd_contact_reserve(&w->M, n * n) || mcd_contact_reserve(&w->WT, (size_t)nr * n) ||
+        mcd_contact_reserve(&w->mq, n) || mcd_contact_reserve(&w->mlo, n) ||
+        mcd_contact_reserve(&w->mhi, n))
+        return MCD_ERR_NOMEM;
+    double *M = w->M.p, *WT = w->WT.p, *q = w->mq.p, *lo = w->mlo.p, *hi = w->mhi.p;
     int rows[2], cnt;
     double vals[2];
     for (int j = 0; j < nbeta; j++) { /* WT = W T (nr x nbeta), column j */
-        t_column(w, j, rows, vals, &cnt);
+        t_column(w, &v, j, rows, vals, &cnt);
         for (int i = 0; i < nr; i++) {
             double t = 0.0;
-            for (int c = 0; c < cnt; c++) t += w->W[(size_t)i * nr + rows[c]] * vals[c];
-            w->WT[(size_t)i * nbeta + j] = t;
+            for (int c = 0; c < cnt; c++) t += v.W[(size_t)i * nr + rows[c]] * vals[c];
+            WT[(size_t)i * nbeta + j] = t;
         }
     }
-    memset(M, 0, (size_t)n * n * sizeof *M);
+    memset(M, 0, n * n * sizeof *M);
     for (int i = 0; i < nbeta; i++) { /* T^T W T and q = T^T nu_free (targets included) */
-        t_column(w, i, rows, vals, &cnt);
+        t_column(w, &v, i, rows, vals, &cnt);
         for (int j = 0; j < nbeta; j++) {
             double t = 0.0;
-            for (int c = 0; c < cnt; c++) t += vals[c] * w->WT[(size_t)rows[c] * nbeta + j];
+            for (int c = 0; c < cnt; c++) t += vals[c] * WT[(size_t)rows[c] * nbeta + j];
             M[(size_t)i * n + j] = t;
         }
         double qi = 0.0;
-        for (int c = 0; c < cnt; c++) qi += vals[c] * w->fc_q[rows[c]];
-        w->mlcp.q[i] = qi;
-        w->mlcp.lo[i] = i < nb ? -INFINITY : 0.0;
-        w->mlcp.hi[i] = INFINITY;
+        for (int c = 0; c < cnt; c++) qi += vals[c] * p.q[rows[c]];
+        q[i] = qi;
+        lo[i] = i < nb ? -INFINITY : 0.0;
+        hi[i] = INFINITY;
     }
     for (int k = 0; k < nc; k++) { /* E1, E2 (Eq. 33-34) and the sigma rows */
         const int base = nb + k * (w->nf + 1), s = nbeta + k;
@@ -76,23 +173,37 @@ mcd_status mcd_contact_mlcp(mcd_contact_ws *w, mcd_mlcp *out)
             M[(size_t)(base + l) * n + s] = 1.0; /* sigma E + D^T nu */
             M[(size_t)s * n + base + l] = -1.0;  /* mu F_n - E^T beta */
         }
-        M[(size_t)s * n + base] = w->mu[k];
-        w->mlcp.q[s] = 0.0;
-        w->mlcp.lo[s] = 0.0;
-        w->mlcp.hi[s] = INFINITY;
+        M[(size_t)s * n + base] = p.mu[k];
+        q[s] = 0.0;
+        lo[s] = 0.0;
+        hi[s] = INFINITY;
     }
-    w->mlcp.n = n;
-    *out = w->mlcp;
+    *out = (mcd_mlcp){.n = (int)n, .M = M, .q = q, .lo = lo, .hi = hi};
     return MCD_OK;
 }
 
-static mcd_status finish_impulses(mcd_contact_ws *w)
+mcd_status mcd_contact_mlcp(mcd_contact_ws *w, mcd_mlcp *out)
 {
-    for (int i = 0; i < w->nrows; i++) {
+    return w && out ? mlcp(w, -1, out) : MCD_ERR_ARG;
+}
+
+mcd_status mcd_contact_group_mlcp(mcd_contact_ws *w, int g, mcd_mlcp *out)
+{
+    return w && out && g >= 0 ? mlcp(w, g, out) : MCD_ERR_ARG;
+}
+
+/* The view's rows of impulse: finite, plus the prior impulse, and the
+ * per-contact outputs. */
+static mcd_status finish_impulses(mcd_contact_ws *w, const rows_view *v)
+{
+    const int nr = v->nb + 3 * v->nc;
+    for (int l = 0; l < nr; l++) {
+        const int i = step_row(v, l);
         if (!isfinite(w->impulse[i])) return MCD_ERR_NONFINITE;
         w->impulse[i] += w->prior[i]; /* the impact impulse (contact_impact.c) */
     }
-    for (int k = 0; k < w->nc; k++) { /* rows (F_n, F_f, F_o) -> (F_f, F_o, F_n) */
+    for (int j = 0; j < v->nc; j++) { /* rows (F_n, F_f, F_o) -> (F_f, F_o, F_n) */
+        const int k = step_contact(w, v, j);
         const double *r = w->impulse + w->nb + 3 * k;
         double *o = w->out_impulse + 3 * k;
         o[0] = r[1], o[1] = r[2], o[2] = r[0];
@@ -100,25 +211,49 @@ static mcd_status finish_impulses(mcd_contact_ws *w)
     return MCD_OK;
 }
 
-mcd_status mcd_contact_take_fc3d(mcd_contact_ws *w, const double *r)
+static mcd_status take_fc3d(mcd_contact_ws *w, int g, const double *r)
 {
-    if (!w || (!r && w->nrows > 0)) return MCD_ERR_ARG;
-    memcpy(w->impulse, r, (size_t)w->nrows * sizeof *w->impulse);
-    return finish_impulses(w);
+    rows_view v;
+    mcd_status s = view(w, g, &v);
+    if (s != MCD_OK) return s;
+    const int nr = v.nb + 3 * v.nc;
+    if (!r && nr > 0) return MCD_ERR_ARG;
+    for (int l = 0; l < nr; l++) w->impulse[step_row(&v, l)] = r[l];
+    return finish_impulses(w, &v);
 }
 
-mcd_status mcd_contact_take_mlcp(mcd_contact_ws *w, const double *z)
+static mcd_status take_mlcp(mcd_contact_ws *w, int g, const double *z)
 {
-    if (!w || (!z && w->nrows > 0)) return MCD_ERR_ARG;
-    const int nbeta = w->nb + w->nc * (w->nf + 1);
-    memset(w->impulse, 0, (size_t)w->nrows * sizeof *w->impulse);
+    rows_view v;
+    mcd_status s = view(w, g, &v);
+    if (s != MCD_OK) return s;
+    const int nr = v.nb + 3 * v.nc, nbeta = v.nb + v.nc * (w->nf + 1);
+    if (!z && nr > 0) return MCD_ERR_ARG;
+    for (int l = 0; l < nr; l++) w->impulse[step_row(&v, l)] = 0.0;
     for (int j = 0; j < nbeta; j++) { /* impulse rows = T beta */
         int rows[2], cnt;
         double vals[2];
-        t_column(w, j, rows, vals, &cnt);
-        for (int c = 0; c < cnt; c++) w->impulse[rows[c]] += vals[c] * z[j];
+        t_column(w, &v, j, rows, vals, &cnt);
+        for (int c = 0; c < cnt; c++) w->impulse[step_row(&v, rows[c])] += vals[c] * z[j];
     }
-    return finish_impulses(w);
+    return finish_impulses(w, &v);
+}
+
+mcd_status mcd_contact_take_fc3d(mcd_contact_ws *w, const double *r)
+{
+    return w ? take_fc3d(w, -1, r) : MCD_ERR_ARG;
+}
+mcd_status mcd_contact_take_mlcp(mcd_contact_ws *w, const double *z)
+{
+    return w ? take_mlcp(w, -1, z) : MCD_ERR_ARG;
+}
+mcd_status mcd_contact_group_take_fc3d(mcd_contact_ws *w, int g, const double *r)
+{
+    return w && g >= 0 ? take_fc3d(w, g, r) : MCD_ERR_ARG;
+}
+mcd_status mcd_contact_group_take_mlcp(mcd_contact_ws *w, int g, const double *z)
+{
+    return w && g >= 0 ? take_mlcp(w, g, z) : MCD_ERR_ARG;
 }
 
 mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,

@@ -99,6 +99,87 @@ static mcd_status row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws
     return MCD_OK;
 }
 
+/* The step's groups: rows in group order (a stable counting sort keeps
+ * each group's closure rows before its contacts), then per group its
+ * points, Lambda_g of those points only (the O(N) + O(K_g^2) recursion;
+ * its blocks between points without a common moving ancestor are zero)
+ * and W_g = X_g Lambda_g X_g^T into the pool Wg. */
+static void order_groups(mcd_contact_ws *w)
+{
+    const int ng = w->ng;
+    for (int g = 0; g <= ng; g++) w->g_start[g] = 0;
+    for (int i = 0; i < w->nrows; i++) w->g_start[w->row_group[i] + 1]++;
+    for (int g = 0; g < ng; g++) w->g_start[g + 1] += w->g_start[g];
+    for (int g = 0; g < ng; g++) w->g_nb[g] = 0; /* cursor, then closure rows */
+    for (int i = 0; i < w->nrows; i++) {
+        const int g = w->row_group[i];
+        w->order[w->g_start[g] + w->g_nb[g]++] = i;
+    }
+    int c0 = 0;
+    for (int g = 0; g < ng; g++) {
+        int nb = 0;
+        while (nb < w->g_nb[g] && w->order[w->g_start[g] + nb] < w->nb) nb++;
+        w->g_nb[g] = nb;
+        w->g_c0[g] = c0;
+        c0 += (w->g_start[g + 1] - w->g_start[g] - nb) / 3;
+    }
+}
+
+/* Group g's points (local numbering), rows and coefficients. */
+static int gather_group(mcd_contact_ws *w, int g)
+{
+    int np = 0;
+    for (int l = 0, i; l < w->g_start[g + 1] - w->g_start[g]; l++) {
+        i = w->order[w->g_start[g] + l];
+        const int p[2] = {w->row_pa[i], w->row_pb[i]};
+        int *local[2] = {&w->g_pa[l], &w->g_pb[l]};
+        for (int s = 0; s < 2; s++) {
+            if (p[s] < 0) {
+                *local[s] = -1;
+                continue;
+            }
+            if (w->pt_local[p[s]] < 0) {
+                w->pt_local[p[s]] = np;
+                w->gpts[np++] = w->pts[p[s]];
+            }
+            *local[s] = w->pt_local[p[s]];
+        }
+        memcpy(w->g_coef + 6 * l, w->coef + 6 * i, 6 * sizeof *w->g_coef);
+    }
+    for (int l = w->g_start[g]; l < w->g_start[g + 1]; l++) { /* back to -1 */
+        w->pt_local[w->row_pa[w->order[l]]] = -1;
+        if (w->row_pb[w->order[l]] >= 0) w->pt_local[w->row_pb[w->order[l]]] = -1;
+    }
+    return np;
+}
+
+static mcd_status group_compliance(const mcd_model *m, mcd_data *d, mcd_contact_ws *w)
+{
+    w->ng = mcd_contact_partition(&w->grp, w->nrows, w->pts, w->row_pa, w->row_pb, w->row_group);
+    order_groups(w);
+    size_t total = 0;
+    for (int g = 0; g < w->ng; g++) {
+        const size_t n = (size_t)(w->g_start[g + 1] - w->g_start[g]);
+        w->g_W0[g] = total;
+        total += n * n;
+    }
+    if (mcd_contact_reserve(&w->Wg, total) != MCD_OK)
+        return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory for the W blocks (%zu doubles)",
+                        total);
+    const size_t r = (size_t)w->rows;
+    for (int g = 0; g < w->ng; g++) {
+        const int n = w->g_start[g + 1] - w->g_start[g], np = gather_group(w, g);
+        if (mcd_contact_reserve(&w->Lambda, r * np * r * np) != MCD_OK)
+            return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory for Lambda of %d points", np);
+        mcd_status s = mcd_osc_compliance(m, d, np, w->gpts, w->rows, w->Lambda.p);
+        if (s != MCD_OK) return s;
+        mcd_osc_row_compliance(np, w->Lambda.p, w->rows, n, w->g_pa, w->g_pb, w->g_coef,
+                               w->Wg.p + w->g_W0[g]);
+    }
+    w->whole_valid = 0;
+    return MCD_OK;
+}
+
 /* nu_n+ >= max(-e nu_n-, b): the target folded into the normal row. */
 static double normal_target(const mcd_contact_point *c, double nu_n, double dt,
                             const mcd_contact_options *o)
@@ -132,11 +213,8 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
     w->nc = nc, w->nf = o.nf, w->dt = dt;
     for (int i = 0; i < m->nv; i++) w->qd_free[i] = qd[i] + dt * w->dq[i];
     build_rows(m, d, w, nc, c);
-    s = mcd_osc_compliance(m, d, w->npts, w->pts, w->rows, w->Lambda);
-    if (s != MCD_OK) return s;
-    mcd_osc_row_compliance(w->npts, w->Lambda, w->rows, w->nrows, w->row_pa, w->row_pb, w->coef,
-                           w->W);
-    if ((s = row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
+    if ((s = group_compliance(m, d, w)) != MCD_OK ||
+        (s = row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
         (s = row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
         return s;
     memcpy(w->fc_q, w->nu_free, (size_t)w->nrows * sizeof *w->fc_q);

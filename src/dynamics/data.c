@@ -68,7 +68,7 @@ void mcd_osc_release(mcd_data *d)
 {
     mcd_osc_ws *w = d ? d->osc : NULL;
     if (!w) return;
-    free(w->Omega), free(w->key_slot), free(w->marked), free(w->nbranch);
+    free(w->Omega), free(w->key_slot), free(w->marked), free(w->nbranch), free(w->path);
     free(w->slot_body), free(w->slot_parent), free(w->Psi_seg);
     free(w->chain_len), free(w->chain_slot), free(w->chain_Psi), free(w->points);
     free(w);
@@ -90,8 +90,9 @@ mcd_status mcd_osc_reserve(mcd_data *d, int capacity)
     size_t nchain = (size_t)capacity * (size_t)w->max_chain;
     w->Omega = malloc(36 * nb * sizeof *w->Omega);
     w->key_slot = malloc(nb * sizeof *w->key_slot);
-    w->marked = malloc(nb * sizeof *w->marked);
-    w->nbranch = malloc(nb * sizeof *w->nbranch);
+    w->marked = calloc(nb, sizeof *w->marked); /* zero between calls (osc_compliance.c) */
+    w->nbranch = calloc(nb, sizeof *w->nbranch);
+    w->path = malloc(nb * sizeof *w->path);
     w->slot_body = malloc(nslot * sizeof *w->slot_body);
     w->slot_parent = malloc(nslot * sizeof *w->slot_parent);
     w->Psi_seg = malloc(36 * nslot * sizeof *w->Psi_seg);
@@ -99,7 +100,8 @@ mcd_status mcd_osc_reserve(mcd_data *d, int capacity)
     w->chain_slot = malloc(nchain * sizeof *w->chain_slot);
     w->chain_Psi = malloc(36 * nchain * sizeof *w->chain_Psi);
     w->points = malloc((size_t)capacity * sizeof *w->points);
-    if (!w->Omega || !w->key_slot || !w->marked || !w->nbranch || !w->slot_body ||
+    for (size_t k = 0; w->key_slot && k < nb; k++) w->key_slot[k] = -1;
+    if (!w->Omega || !w->key_slot || !w->marked || !w->nbranch || !w->path || !w->slot_body ||
         !w->slot_parent || !w->Psi_seg || !w->chain_len || !w->chain_slot || !w->chain_Psi ||
         !w->points) {
         mcd_osc_release(d);

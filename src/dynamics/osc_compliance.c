@@ -12,6 +12,7 @@
 #include "dynamics_internal.h"
 #include "osc_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* X = tau-bar(k) X, i.e. X - G (H X), for a 6x6 row-major X. */
@@ -78,24 +79,47 @@ static void mat6_identity(double *X)
     for (int i = 0; i < 6; i++) X[7 * i] = 1.0;
 }
 
+static int by_decreasing_index(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x < y) - (x > y);
+}
+
 /* Marks the bodies carrying points, their ancestors, and the key bodies
- * (point bodies and branch points of the union of the points' paths). */
+ * (point bodies and branch points of the union of the points' paths),
+ * visiting only that union: w->path lists it, children before parents
+ * (parents have lower indices), in O(path + path log path). */
 static int mark_key_bodies(const mcd_model *m, mcd_osc_ws *w, int K, const mcd_osc_point *pts)
 {
-    memset(w->marked, 0, (size_t)m->nbody * sizeof *w->marked);
-    memset(w->nbranch, 0, (size_t)m->nbody * sizeof *w->nbranch);
-    for (int k = 0; k < m->nbody; k++) w->key_slot[k] = -1;
-    for (int i = 0; i < K; i++) w->marked[pts[i].body] = 2; /* 2: carries a point */
-    int nslot = 0;
-    for (int k = m->nbody - 1; k >= 0; k--) {
-        int is_key = w->marked[k] == 2 || w->nbranch[k] >= 2;
-        if (is_key) w->key_slot[k] = nslot++;
-        if (w->marked[k] || w->nbranch[k] > 0) {
-            w->marked[k] = 1;
-            if (m->body[k].parent >= 0) w->nbranch[m->body[k].parent]++;
+    w->npath = 0;
+    for (int i = 0; i < K; i++) {
+        const int b = pts[i].body;
+        if (!w->marked[b]) w->path[w->npath++] = b;
+        w->marked[b] = 2; /* 2: carries a point */
+        for (int p = m->body[b].parent; p >= 0 && !w->marked[p]; p = m->body[p].parent) {
+            w->marked[p] = 1;
+            w->path[w->npath++] = p;
         }
     }
+    qsort(w->path, (size_t)w->npath, sizeof *w->path, by_decreasing_index);
+    int nslot = 0;
+    for (int i = 0; i < w->npath; i++) {
+        const int k = w->path[i];
+        if (w->marked[k] == 2 || w->nbranch[k] >= 2) w->key_slot[k] = nslot++;
+        w->marked[k] = 1;
+        if (m->body[k].parent >= 0) w->nbranch[m->body[k].parent]++;
+    }
     return nslot;
+}
+
+/* Back to the state between calls, on the path only. */
+static void unmark(mcd_osc_ws *w)
+{
+    for (int i = 0; i < w->npath; i++) {
+        const int k = w->path[i];
+        w->marked[k] = 0, w->nbranch[k] = 0, w->key_slot[k] = -1;
+    }
+    w->npath = 0;
 }
 
 /* Omega(k) for a one-column hinge (s, u, D), from Omega(p), exploiting
@@ -123,8 +147,8 @@ static void omega_one_dof(const double *s, const double *u, double Dinv, const d
 static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
 {
     static const double zero[36] = {0};
-    for (int k = 0; k < m->nbody; k++) {
-        if (!w->marked[k]) continue;
+    for (int i = w->npath - 1; i >= 0; i--) { /* parents first */
+        const int k = w->path[i];
         const mcd_body *B = &m->body[k];
         const int n = B->nv;
         const double *S = d->S + 6 * B->vadr, *U = d->U + 6 * B->vadr, *Dinv = d->bd[k].Dinv;
@@ -153,7 +177,8 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
  * (none is needed above the topmost key body of a tree). */
 static void segment_products(const mcd_model *m, const mcd_data *d, mcd_osc_ws *w)
 {
-    for (int k = m->nbody - 1; k >= 0; k--) {
+    for (int i = 0; i < w->npath; i++) {
+        const int k = w->path[i];
         int s = w->key_slot[k];
         if (s < 0) continue;
         int top = m->body[k].parent;
@@ -282,6 +307,7 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
     omega_sweep(m, d, w);
     segment_products(m, d, w);
     point_chains(w, K, pts, r);
+    unmark(w);
     for (int i = 0; i < K; i++)
         for (int j = i; j < K; j++) {
             double *blk = Lambda + (size_t)r * i * ld + (size_t)r * j;

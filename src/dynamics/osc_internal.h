@@ -7,11 +7,14 @@
 typedef struct mcd_osc_ws {
     int capacity;  /* points per call */
     int max_chain; /* key ancestors per point: min(2 capacity - 1, tree depth) */
-    /* per body */
+    /* per body; key_slot, marked and nbranch are -1, 0, 0 outside a call of
+     * mcd_osc_compliance, which resets only the bodies on its path */
     double *Omega; /* 36 per body: Omega(k), row-major */
     int *key_slot; /* slot of a key body, -1 otherwise */
     int *marked;   /* 1 if the body or a descendant carries a point */
     int *nbranch;  /* children whose subtree carries a point */
+    int *path;     /* the marked bodies of the current call, in decreasing index order */
+    int npath;
     /* per key slot (at most 2 capacity - 1) */
     int *slot_body;   /* body of the slot */
     int *slot_parent; /* nearest key ancestor's slot, -1 at a root */

@@ -22,6 +22,7 @@ static const scn_field contact_fields[] = {
     {"activation_distance", SCN_NUMBER, CON(activation_distance), SCN_NONNEG},
     {"self_collision", SCN_BOOL, CON(self_collision), SCN_ANY},
     {"directions", SCN_INT, CON(directions), {4, 0, 0, 0}},
+    {"max_points", SCN_INT, CON(max_points), {1, 0, 0, 0}},
     {.key = "direction_mode"},
     {.key = "impact_law"},
     {"direction_angle", SCN_NUMBER, CON(direction_angle), SCN_ANY},
@@ -60,6 +61,9 @@ mcd_status scn_parse_contact(const scn_ctx *c, const scn_at *doc)
         st = scn_fail(c, &at, MCD_ERR_ARG,
                       "must be even (each direction comes with its opposite), got %d",
                       s->directions);
+    if (st == MCD_OK && s->max_points > MCD_SIM_MAX_CONTACTS && scn_find(&map, "max_points", &at))
+        st = scn_fail(c, &at, MCD_ERR_ARG, "must be <= %d (got %d)", MCD_SIM_MAX_CONTACTS,
+                      s->max_points);
     if (st == MCD_OK && scn_find(&map, "direction_mode", &at)) {
         st = scn_choice(c, &at, direction_mode_names, SCN_COUNT(direction_mode_names), &v);
         if (st == MCD_OK) s->direction_mode = (mcd_direction_mode)v;

@@ -16,8 +16,8 @@ struct mcd_runner {
     const mcd_scenario *sc;
     mcd_sim *sim;
     mcd_collision_world *cw;
-    mcd_contact *buf;
-    int cap, slots;
+    mcd_contact *buf; /* cap collision points; grows up to limit */
+    int cap, limit, slots;
     double duration, dt;
     long nsteps;
 };
@@ -55,13 +55,34 @@ static void pair_parameters(const mcd_scenario *sc, const mcd_contact *c, double
     }
 }
 
+/* Collision points into r->buf, the buffer grown (doubling) while the
+ * detection reports more than fit, up to limit points: four times the
+ * simulator's limit (duplicates are merged and disabled pairs dropped
+ * after detection), so that a scene over the limit is told how many
+ * points it needs. */
+static mcd_status collide(mcd_runner *r, const mcd_model *m, const mcd_data *d, int limit, int *nc,
+                          mcd_error *err)
+{
+    for (;;) {
+        mcd_status s = mcd_collision_detect(r->cw, m, d, r->buf, r->cap, nc, err);
+        if (s != MCD_ERR_CAPACITY || r->cap >= limit) return s;
+        const int cap = r->cap > limit / 2 ? limit : 2 * r->cap;
+        mcd_contact *buf = realloc(r->buf, (size_t)cap * sizeof *buf);
+        if (!buf) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for %d contact points", cap);
+        r->buf = buf, r->cap = cap;
+    }
+}
+
+/* The enabled contacts with their pair parameters. More than capacity:
+ * MCD_ERR_CAPACITY with *n the number needed, for the simulator to grow. */
 static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, const double *q,
                           mcd_contact_point *out, int capacity, int *n, mcd_error *err)
 {
     (void)q;
     mcd_runner *r = user;
     int nc = 0;
-    mcd_status s = mcd_collision_detect(r->cw, m, d, r->buf, r->cap, &nc, err);
+    const int limit = r->limit > MCD_SIM_MAX_CONTACTS / 4 ? MCD_SIM_MAX_CONTACTS : 4 * r->limit;
+    mcd_status s = collide(r, m, d, limit, &nc, err);
     *n = 0;
     for (int i = 0; s == MCD_OK && i < nc; i++) {
         const mcd_contact *c = &r->buf[i];
@@ -69,14 +90,18 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
         int enabled;
         pair_parameters(r->sc, c, &mu, &e, &enabled);
         if (!enabled) continue;
-        if (*n >= capacity)
-            return mcd_fail(err, MCD_ERR_CAPACITY, "more than %d contacts", capacity);
-        mcd_contact_point *p = &out[(*n)++];
-        p->body_a = c->body_a, p->body_b = c->body_b;
-        mcd_v3_copy(p->pos, c->pos);
-        mcd_v3_copy(p->normal, c->normal);
-        p->gap = c->gap, p->mu = mu, p->restitution = e;
+        if (*n < capacity) {
+            mcd_contact_point *p = &out[*n];
+            p->body_a = c->body_a, p->body_b = c->body_b;
+            mcd_v3_copy(p->pos, c->pos);
+            mcd_v3_copy(p->normal, c->normal);
+            p->gap = c->gap, p->mu = mu, p->restitution = e;
+        }
+        ++*n;
     }
+    if (s == MCD_OK && *n > capacity)
+        return mcd_fail(err, MCD_ERR_CAPACITY, "%d contacts, more than the capacity %d", *n,
+                        capacity);
     return s;
 }
 
@@ -121,6 +146,7 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     o->nslcp = st->nslcp;
     o->impact_law = st->contact.impact_law;
     o->closure_tolerance = st->closure_tolerance;
+    if (st->contact.max_points > 0) o->max_contacts = st->contact.max_points;
     o->contact.nf = st->contact.directions;
     o->contact.directions = st->contact.direction_mode;
     o->contact.direction_angle = st->contact.direction_angle;
@@ -157,7 +183,8 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     co.activation_distance = fmax(sc->settings.contact.activation_distance, RESTING_GAP);
     co.self_collision = sc->settings.contact.self_collision;
     mcd_status s = sim_options(sc, &o, &so, err);
-    r->cap = so.max_contacts;
+    r->limit = so.max_contacts;
+    r->cap = so.max_contacts < 64 ? so.max_contacts : 64;
     r->dt = so.dt;
     r->nsteps = (long)llround(r->duration / so.dt);
     if (s == MCD_OK && !(r->buf = calloc((size_t)r->cap, sizeof *r->buf)))

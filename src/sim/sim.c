@@ -22,7 +22,7 @@ mcd_sim_options mcd_sim_default_options(void)
     o.contact = mcd_contact_default_options();
     o.nslcp = mcd_nslcp_default_options();
     o.on_failure = MCD_ON_FAILURE_STOP;
-    o.max_contacts = 64;
+    o.max_contacts = MCD_SIM_DEFAULT_MAX_CONTACTS;
     o.closure_tolerance = 1e-10;
     o.joint_damping = 1;
     return o;
@@ -31,14 +31,10 @@ mcd_sim_options mcd_sim_default_options(void)
 void mcd_sim_free(mcd_sim *s)
 {
     if (!s) return;
-    mcd_sim_nslcp_free(s);
-    mcd_sim_maxdiss_free(s);
-    mcd_sim_impact_free(s);
-    mcd_contact_ws_free(s->cws);
-    mcd_solver_ws_free(s->sws);
+    mcd_sim_capacity_free(s);
     mcd_data_free(s->d);
-    free(s->contacts), free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid);
-    free(s->tau), free(s->z), free(s->u), free(s->ccp_work);
+    free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid), free(s->tau);
+    free(s->v);
     free(s);
 }
 
@@ -51,8 +47,11 @@ static mcd_status check_options(const mcd_sim_options *o, mcd_error *err)
         return mcd_fail(err, MCD_ERR_ARG, "unknown solver %d", (int)o->solver);
     if ((int)o->impact_law < 0 || o->impact_law >= MCD_IMPACT_LAW_COUNT)
         return mcd_fail(err, MCD_ERR_ARG, "unknown impact law %d", (int)o->impact_law);
-    if (o->max_contacts < 0 || !(o->closure_tolerance > 0))
-        return mcd_fail(err, MCD_ERR_ARG, "max_contacts must be >= 0, closure_tolerance > 0");
+    if (o->max_contacts < 1 || o->max_contacts > MCD_SIM_MAX_CONTACTS)
+        return mcd_fail(err, MCD_ERR_ARG, "max_contacts = %d: must be in [1, %d]", o->max_contacts,
+                        MCD_SIM_MAX_CONTACTS);
+    if (!(o->closure_tolerance > 0))
+        return mcd_fail(err, MCD_ERR_ARG, "closure_tolerance must be > 0");
     return MCD_OK;
 }
 
@@ -68,33 +67,18 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->m = m;
     s->opt = o;
     const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
-    const int nf = o.contact.nf > 4 ? o.contact.nf : 4;
-    /* unknowns of the largest step problem (closure rows, then n_f + 2 per
-     * contact for the MLCP), plus one */
-    const size_t nz = (size_t)m->nclosure_rows + (size_t)o.max_contacts * (size_t)(nf + 2) + 1;
     if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
-        (st = mcd_contact_ws_create(m, s->d, o.max_contacts, nf, &s->cws, err)) != MCD_OK ||
-        (st = mcd_solver_ws_create((int)nz, &s->sws, err)) != MCD_OK) {
+        (st = mcd_sim_capacity_create(s, err)) != MCD_OK) {
         mcd_sim_free(s);
         return st;
     }
-    s->contacts = calloc((size_t)(o.max_contacts ? o.max_contacts : 1), sizeof *s->contacts);
     s->q = calloc(nq, sizeof *s->q), s->q_new = calloc(nq, sizeof *s->q_new);
     s->q_mid = calloc(nq, sizeof *s->q_mid);
     s->qd = calloc(nv, sizeof *s->qd), s->qd_new = calloc(nv, sizeof *s->qd_new);
-    s->tau = calloc(nv, sizeof *s->tau);
-    s->z = calloc(nz, sizeof *s->z), s->u = calloc(nz, sizeof *s->u);
-    s->ccp_work = calloc(6 * nz, sizeof *s->ccp_work);
-    if (!s->contacts || !s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau ||
-        !s->z || !s->u || !s->ccp_work) {
+    s->tau = calloc(nv, sizeof *s->tau), s->v = calloc(nv, sizeof *s->v);
+    if (!s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau || !s->v) {
         mcd_sim_free(s);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
-    }
-    if ((st = mcd_sim_nslcp_create(s, err)) != MCD_OK ||
-        (st = mcd_sim_maxdiss_create(s, err)) != MCD_OK ||
-        (st = mcd_sim_impact_create(s, err)) != MCD_OK) {
-        mcd_sim_free(s);
-        return st;
     }
     mcd_model_neutral(m, s->q);
     *out = s;
@@ -189,25 +173,42 @@ static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
     return MCD_OK;
 }
 
-/* Contacts at configuration qs (kinematics of qs made first). */
+/* Contacts at configuration qs (kinematics of qs made first). When the
+ * provider reports more than the capacity, the workspaces grow and the
+ * detection runs again, up to the limit max_contacts. */
 static mcd_status detect(mcd_sim *s, const double *qs)
 {
     s->ncontacts = 0;
     if (!s->provider) return MCD_OK;
     mcd_status st = mcd_forward_kinematics(s->m, s->d, qs);
     if (st != MCD_OK) return mcd_fail(&s->err, st, "%s", mcd_data_error(s->d));
-    mcd_error e = {0};
-    st = s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->opt.max_contacts,
-                     &s->ncontacts, &e);
-    if (st != MCD_OK) return mcd_fail(&s->err, st, "t = %.6f: contacts: %s", s->t, e.msg);
-    return MCD_OK;
+    for (;;) {
+        mcd_error e = {0};
+        int n = 0;
+        st = s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->cap, &n, &e);
+        if (st == MCD_OK) {
+            s->ncontacts = n;
+            return MCD_OK;
+        }
+        if (st != MCD_ERR_CAPACITY)
+            return mcd_fail(&s->err, st, "t = %.6f: contacts: %s", s->t, e.msg);
+        st = mcd_sim_capacity_grow(s, n);
+        if (st == MCD_ERR_CAPACITY)
+            return mcd_fail(
+                &s->err, st,
+                "t = %.6f: the scene needs %s%d contact points, more than the limit "
+                "%d (scenario key contact.max_points, mcd_sim_options.max_contacts): %s",
+                s->t, n > s->cap ? "" : "more than ", n > s->cap ? n : s->cap, s->opt.max_contacts,
+                e.msg);
+        if (st != MCD_OK) return st;
+    }
 }
 
 /* q+ by Eq. (26) or (29), closures projected, everything finite. */
 static mcd_status advance(mcd_sim *s)
 {
     const mcd_model *m = s->m;
-    double *v = s->u; /* scratch of size >= nv + 1 */
+    double *v = s->v;
     if (s->opt.integrator == MCD_INTEGRATOR_MIDPOINT)
         for (int i = 0; i < m->nv; i++) v[i] = 0.5 * (s->qd[i] + s->qd_new[i]);
     else
@@ -241,6 +242,8 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     }
     if (r == MCD_OK) r = applied_forces(s, qs, s->qd);
     t1 = now();
+    if (r == MCD_OK && !s->cws)
+        r = mcd_fail(&s->err, MCD_ERR_NOMEM, "no contact workspace (a capacity growth failed)");
     if (r == MCD_OK) r = detect(s, qs);
     t2 = now();
     if (r == MCD_OK) {

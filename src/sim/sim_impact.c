@@ -46,7 +46,7 @@ mcd_status mcd_sim_impact_create(mcd_sim *s, mcd_error *err)
     struct mcd_sim_impact *w = calloc(1, sizeof *w);
     if (!w) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     s->impact = w;
-    const int K = s->opt.max_contacts, nb = s->m->nclosure_rows;
+    const int K = s->cap, nb = s->m->nclosure_rows;
     const size_t k = (size_t)(K ? K : 1), nr = (size_t)nb + 3 * k, b = (size_t)(nb ? nb : 1);
     const mcd_fc3d largest = {.nc = K, .nb = nb};
     w->sel = malloc(k * sizeof *w->sel);

@@ -16,9 +16,11 @@ struct mcd_sim {
     mcd_data *d;
     mcd_contact_ws *cws;
     mcd_solver_ws *sws;
-    mcd_contact_point *contacts;
+    mcd_contact_point *contacts; /* cap */
     int ncontacts;
-    double *q, *qd, *q_new, *qd_new, *q_mid, *tau, *z, *u;
+    int cap; /* contacts the workspaces hold now, <= opt.max_contacts (sim_capacity.c) */
+    double *q, *qd, *q_new, *qd_new, *q_mid, *tau, *v;
+    double *z, *u;    /* unknowns of the largest problem of the capacity */
     double *ccp_work; /* mcd_ccp_work_size doubles of the largest problem */
     struct mcd_sim_nslcp *nslcp;
     struct mcd_sim_maxdiss *maxdiss;
@@ -31,6 +33,14 @@ struct mcd_sim {
     long solver_failures;
     mcd_error err;
 };
+
+/* The contact-sized workspaces (sim_capacity.c): made for the initial
+ * capacity; grown to at least needed contacts (geometrically, at most
+ * opt.max_contacts; MCD_ERR_CAPACITY when already at that limit, the
+ * message in s->err for other failures, the old capacity kept); freed. */
+mcd_status mcd_sim_capacity_create(mcd_sim *s, mcd_error *err);
+mcd_status mcd_sim_capacity_grow(mcd_sim *s, int needed);
+void mcd_sim_capacity_free(mcd_sim *s);
 
 /* Solves the step's contact problem (set up in s->cws) with s->opt.solver
  * and leaves the impulses in s->cws for mcd_contact_velocity_update.
@@ -51,10 +61,23 @@ mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_nslcp_free(mcd_sim *s);
 mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st);
 
-/* Maximum-dissipation law (sim_maxdiss.c): workspace hooks and the solve. */
+/* The solve of one group g of the step (contact.h): its problem solved,
+ * its impulses taken when usable, the solver's iterations, residual and
+ * message reported; returns the solver's status. */
+typedef mcd_status (*mcd_sim_group_solve)(mcd_sim *s, int g, int *iterations, double *residual,
+                                          mcd_error *e);
+
+/* Every group solved by f; st gets the largest iterations and residual over
+ * the groups; the failure policy applied to the first failing group's
+ * status (a failure that leaves no usable impulses stops at once). */
+mcd_status mcd_sim_solve_groups(mcd_sim *s, mcd_sim_group_solve f, mcd_step_stats *st);
+
+/* Maximum-dissipation law (sim_maxdiss.c): workspace hooks and the solve
+ * of one group. */
 mcd_status mcd_sim_maxdiss_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_maxdiss_free(mcd_sim *s);
-mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, mcd_step_stats *st);
+mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *residual,
+                                 mcd_error *e);
 
 /* Impact laws other than Newton's (sim_impact.c): workspace hooks and the
  * impact phase, run after the contact set-up and before the solve. */

@@ -8,8 +8,9 @@
  * eps min(0, xi/dt) + max(0, xi/dt) is the normal-row target of contact.h:
  * the speculative term -gap/dt for gap >= 0, and eps = penetration_gain for
  * gap < 0 (capped at max_correction_velocity, an addition to the paper).
- * Solved by nonlinear block Gauss-Seidel (mcd_maxdiss_solve) from zero with
- * the method's tol and max_iter; the workspace is made at creation. */
+ * Solved group by group (contact.h) by nonlinear block Gauss-Seidel
+ * (mcd_maxdiss_solve) from zero with the method's tol and max_iter; the
+ * workspace is made with the capacity. */
 #include "sim_internal.h"
 
 #include <stdlib.h>
@@ -23,7 +24,7 @@ struct mcd_sim_maxdiss {
 mcd_status mcd_sim_maxdiss_create(mcd_sim *s, mcd_error *err)
 {
     if (s->opt.solver != MCD_METHOD_MAXDISS_BGS) return MCD_OK;
-    mcd_fc3d largest = {s->opt.max_contacts, s->m->nclosure_rows, NULL, NULL, NULL};
+    mcd_fc3d largest = {s->cap, s->m->nclosure_rows, NULL, NULL, NULL};
     size_t n = mcd_maxdiss_work_size(&largest);
     s->maxdiss = calloc(1, sizeof *s->maxdiss);
     if (s->maxdiss) s->maxdiss->work = calloc(n ? n : 1, sizeof *s->maxdiss->work);
@@ -40,20 +41,18 @@ void mcd_sim_maxdiss_free(mcd_sim *s)
     s->maxdiss = NULL;
 }
 
-mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, mcd_step_stats *st)
+mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
     mcd_fc3d p;
-    mcd_maxdiss_stats ms;
-    mcd_error e = {0};
-    mcd_contact_fc3d(s->cws, &p);
+    mcd_maxdiss_stats ms = {0};
+    mcd_contact_group_fc3d(s->cws, g, &p);
     for (int i = 0; i < mcd_fc3d_size(&p); i++) s->z[i] = 0.0;
     mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
     if (s->opt.solver_opts.tol > 0) o.tol = s->opt.solver_opts.tol;
     if (s->opt.solver_opts.max_iter > 0) o.max_iter = s->opt.solver_opts.max_iter;
-    mcd_status r = mcd_maxdiss_solve(&p, &o, s->z, s->maxdiss->work, &ms, &e);
-    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK)
+    mcd_status r = mcd_maxdiss_solve(&p, &o, s->z, s->maxdiss->work, &ms, e);
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
-    st->iterations = ms.iterations;
-    st->residual = ms.residual;
-    return mcd_sim_solver_outcome(s, r, &e, st);
+    *iterations = ms.iterations, *residual = ms.residual;
+    return r;
 }

@@ -43,8 +43,7 @@ mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err)
     struct mcd_sim_nslcp *p = calloc(1, sizeof *p);
     if (!p) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     s->nslcp = p;
-    st = mcd_nslcp_ws_create(s->opt.max_contacts, s->m->nclosure_rows, s->opt.nslcp.ndir, &p->ws,
-                             err);
+    st = mcd_nslcp_ws_create(s->cap, s->m->nclosure_rows, s->opt.nslcp.ndir, &p->ws, err);
     const int n = mcd_nslcp_capacity(p->ws) + 1;
     if (st == MCD_OK)
         st = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? mcd_bpp_ws_create(n, &p->bpp, err)

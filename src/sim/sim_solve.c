@@ -26,36 +26,52 @@ int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r)
     return r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
 }
 
-static mcd_status solve_mlcp(mcd_sim *s, mcd_step_stats *st)
+mcd_status mcd_sim_solve_groups(mcd_sim *s, mcd_sim_group_solve f, mcd_step_stats *st)
 {
-    mcd_solver_stats ss;
-    mcd_error e = {0};
-    mcd_mlcp p;
-    mcd_contact_mlcp(s->cws, &p);
-    memset(s->z, 0, (size_t)p.n * sizeof *s->z);
-    mcd_status r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
-                                  s->z, &ss, &e);
-    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_mlcp(s->cws, s->z) != MCD_OK)
-        r = MCD_ERR_NONFINITE;
-    st->iterations = ss.iterations;
-    st->residual = ss.error;
-    return mcd_sim_solver_outcome(s, r, &e, st);
+    mcd_status worst = MCD_OK;
+    mcd_error worst_err = {0};
+    st->iterations = 0, st->residual = 0.0;
+    for (int g = 0; g < mcd_contact_group_count(s->cws); g++) {
+        int iterations = 0;
+        double residual = 0.0;
+        mcd_error e = {0};
+        mcd_status r = f(s, g, &iterations, &residual, &e);
+        if (iterations > st->iterations) st->iterations = iterations;
+        if (residual > st->residual) st->residual = residual;
+        if (r != MCD_OK && !mcd_sim_solution_usable(s, r))
+            return mcd_sim_solver_outcome(s, r, &e, st);
+        if (r != MCD_OK && worst == MCD_OK) worst = r, worst_err = e;
+    }
+    return mcd_sim_solver_outcome(s, worst, &worst_err, st);
 }
 
-static mcd_status solve_mncp(mcd_sim *s, mcd_step_stats *st)
+static mcd_status solve_mlcp(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
-    mcd_solver_stats ss;
-    mcd_error e = {0};
+    mcd_solver_stats ss = {0};
+    mcd_mlcp p;
+    mcd_status r = mcd_contact_group_mlcp(s->cws, g, &p);
+    if (r != MCD_OK) return mcd_fail(e, r, "group %d: MLCP not built", g);
+    memset(s->z, 0, (size_t)p.n * sizeof *s->z);
+    r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts, s->z, &ss,
+                       e);
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_mlcp(s->cws, g, s->z) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
+    *iterations = ss.iterations, *residual = ss.error;
+    return r;
+}
+
+static mcd_status solve_mncp(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
+{
+    mcd_solver_stats ss = {0};
     mcd_fc3d p;
-    mcd_contact_fc3d(s->cws, &p);
+    mcd_contact_group_fc3d(s->cws, g, &p);
     memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
     mcd_status r = mcd_solve_fc3d(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
-                                  s->z, s->u, &ss, &e);
-    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK)
+                                  s->z, s->u, &ss, e);
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
-    st->iterations = ss.iterations;
-    st->residual = ss.error;
-    return mcd_sim_solver_outcome(s, r, &e, st);
+    *iterations = ss.iterations, *residual = ss.error;
+    return r;
 }
 
 /* The cone complementarity problem of Anitescu & Tasora (the CCP brief,
@@ -69,26 +85,25 @@ static mcd_status solve_mncp(mcd_sim *s, mcd_step_stats *st)
  * the same term scaled by the penetration gain and capped (docs/contact.md).
  * The solution satisfies Phi/dt + nu_n+ = mu |nu_T+| on a sliding contact
  * (the relaxation term of Eq. 5d). Solved from gamma = 0 by PGS (with the
- * method's omega) or APGD; tol and max_iter from the step's solver options. */
-static mcd_status solve_ccp(mcd_sim *s, mcd_step_stats *st)
+ * method's omega) or APGD; tol and max_iter from the step's solver options;
+ * one problem per group. */
+static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
-    mcd_ccp_stats cs;
-    mcd_error e = {0};
+    mcd_ccp_stats cs = {0};
     mcd_fc3d p;
-    mcd_contact_fc3d(s->cws, &p);
+    mcd_contact_group_fc3d(s->cws, g, &p);
     memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
     mcd_ccp_opts o = mcd_ccp_default_opts();
     o.tol = s->opt.solver_opts.tol > 0 ? s->opt.solver_opts.tol : o.tol;
     o.max_iter = s->opt.solver_opts.max_iter > 0 ? s->opt.solver_opts.max_iter : o.max_iter;
     if (s->opt.ccp_omega != 0) o.omega = s->opt.ccp_omega; /* out of (0, 2): the solver says so */
     mcd_status r = s->opt.solver == MCD_METHOD_CCP_APGD
-                       ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, &e)
-                       : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, &e);
-    if (mcd_sim_solution_usable(s, r) && mcd_contact_take_fc3d(s->cws, s->z) != MCD_OK)
+                       ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, e)
+                       : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, e);
+    if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
-    st->iterations = cs.iterations;
-    st->residual = cs.residual;
-    return mcd_sim_solver_outcome(s, r, &e, st);
+    *iterations = cs.iterations, *residual = cs.residual;
+    return r;
 }
 
 mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
@@ -97,18 +112,18 @@ mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
     case MCD_METHOD_MLCP_PFB_RLM:
     case MCD_METHOD_MLCP_PFB_PLM:
     case MCD_METHOD_MLCP_LEMKE:
-        return solve_mlcp(s, st);
+        return mcd_sim_solve_groups(s, solve_mlcp, st);
     case MCD_METHOD_MNCP_RLM:
     case MCD_METHOD_MNCP_PLM:
-        return solve_mncp(s, st);
+        return mcd_sim_solve_groups(s, solve_mncp, st);
     case MCD_METHOD_CCP_PGS:
     case MCD_METHOD_CCP_APGD:
-        return solve_ccp(s, st);
+        return mcd_sim_solve_groups(s, solve_ccp, st);
     case MCD_METHOD_NSLCP_LEMKE:
     case MCD_METHOD_NSLCP_JUDICE:
         return mcd_sim_solve_nslcp(s, st);
     case MCD_METHOD_MAXDISS_BGS:
-        return mcd_sim_solve_maxdiss(s, st);
+        return mcd_sim_solve_groups(s, mcd_sim_solve_maxdiss, st);
     default:
         return mcd_fail(&s->err, MCD_ERR_ARG, "unknown step method %d", (int)s->opt.solver);
     }
