@@ -280,6 +280,7 @@ static void time_mcdyn(const twin *t, const bench_opts *o, timing *out)
     if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &sim, &err);
     const long steps = lround(o->duration / DT);
     double *us = calloc((size_t)o->repeats, sizeof(double)), sum = 0;
+    if (s == MCD_OK && !us) s = mcd_fail(&err, MCD_ERR_NOMEM, "out of memory");
     if (s == MCD_OK) {
         mcd_sim_set_contact_provider(sim, provide, &side);
         if (t->a1) mcd_sim_set_controller(sim, pd_law, NULL);
