@@ -15,6 +15,9 @@ static const bench benches[] = {
     {"lambda", mcd_bench_lambda, "operational-space compliance: O(N) recursion vs dense"},
     {"sim", mcd_bench_sim, "pendulum12 with each solver (and MuJoCo): us per step, split"},
     {"solve", mcd_bench_solve, "complementarity solvers on problem files, beside Siconos"},
+#if defined(MCDYN_HAVE_MUJOCO)
+    {"contacts", mcd_bench_contacts, "contact-rich scenes beside MuJoCo: us per step, growth in K"},
+#endif
 };
 
 static void usage(FILE *out)
