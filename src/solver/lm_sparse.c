@@ -1,12 +1,14 @@
-/* The PLM step by a sparse Cholesky factorization with CHOLMOD
- * (lm_sparse.h).
+/* The PLM step by a sparse Cholesky factorization with CHOLMOD, or a
+ * sparse QR with SuiteSparseQR (lm_sparse.h).
  *
  * Blocks: rows [0, n_single) are 1 x 1 blocks, the rest 3 x 3 blocks.
  * The block pattern P of J (that of W plus the diagonal) is kept by rows
  * and by columns; block (I, J) of N = J^T J is nonzero when some row block
- * K of P holds both I and J. N's upper triangle is stored by CHOLMOD
- * (stype 1) column by column with sorted rows, so the diagonal entry is
- * the last of its column. */
+ * K of P holds both I and J. The pattern of N's upper triangle is kept
+ * column by column with sorted rows (the diagonal entry last of its
+ * column); its values go straight into the matrix CHOLMOD factors,
+ * N permuted to the fill-reducing order (below, P N P^T: this P is that
+ * permutation). */
 #include "lm_sparse.h"
 
 #include "dense.h"
