@@ -7,6 +7,7 @@ packages=(
   liblapack-dev libxml2-dev libyaml-dev           # library dependencies
   libbullet-dev                                   # collision (bullet-float64)
   libassimp-dev                                   # collision mesh files (STL, OBJ, DAE, ...)
+  libsuitesparse-dev                              # sparse Cholesky and QR (CHOLMOD, SPQR)
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
   gnuplot-nox                                     # PNG plots

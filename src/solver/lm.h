@@ -6,6 +6,7 @@
 #ifndef MCDYN_SOLVER_LM_H
 #define MCDYN_SOLVER_LM_H
 
+#include "lm_sparse.h"
 #include "mcdyn/status.h"
 
 /* The system: residual evaluates Phi(x) into phi (n); error returns the
@@ -18,6 +19,11 @@ typedef struct mcd_nls {
     void (*residual)(void *ctx, const double *x, double *phi);
     double (*error)(void *ctx, const double *x);
     void (*jacobian)(void *ctx, const double *x, double *J);
+    /* Optional (NULL: unknown): an n x n row-major matrix whose block
+     * pattern bounds J's, for the sparse PLM step (lm_sparse.h: rows
+     * [0, pattern_singles) are 1 x 1 blocks, the rest 3 x 3). */
+    const double *pattern;
+    int pattern_singles;
 } mcd_nls;
 
 typedef struct mcd_lm_opts {
@@ -36,6 +42,7 @@ typedef struct mcd_lm_ws {
     double *rhs;                                              /* 2n (PLM) */
     double *lwork;                                            /* LAPACK work (PLM: dgels) */
     int lwork_len;
+    mcd_lm_sparse *sparse; /* PLM's sparse step (NULL: dense steps only) */
 } mcd_lm_ws;
 
 typedef struct mcd_lm_result {

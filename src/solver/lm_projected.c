@@ -6,7 +6,9 @@
  * with lambda fixed (1e-16 by default). Its normal equations are
  *     (J^T J + lambda I) d = -J^T Phi = -grad psi,
  * the same minimiser (the stacked matrix has full column rank for lambda >
- * 0), solved first by our Cholesky kernel (small_dense.h). Forming J^T J
+ * 0), solved first by our Cholesky kernel (small_dense.h) or, beyond
+ * PLM_SMALL_N unknowns with a sparse block pattern, by CHOLMOD
+ * (lm_sparse.h). Forming J^T J
  * squares the condition number, so that route is taken only when the
  * Cholesky pivots bound cond(J^T J + lambda I) by 1 / PLM_PIVOT_MIN and the
  * result is a descent direction; otherwise the stacked system is solved
@@ -50,12 +52,17 @@ static double half_squared_norm(int n, const double *v)
 }
 
 /* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by QR, a
- * NULL part of the right-hand side standing for 0: the stacked matrix is
+ * NULL part of the right-hand side standing for 0: sparse (lm_sparse.h)
+ * beyond PLM_SMALL_N unknowns when set up for this solve, else (or if it
+ * fails) LAPACK's dgels, for which the stacked matrix is
  * written column-major (2n x n, lda 2n) from the row-major J. 0 if dgels
  * reports a rank-deficient triangular factor. */
 static int stacked_qr_solve(int n, const double *top, const double *bottom, double lambda,
                             const mcd_lm_ws *w, double *d)
 {
+    if (n > PLM_SMALL_N &&
+        mcd_lm_sparse_least_squares(w->sparse, w->J, top, bottom, lambda, w->rhs, d))
+        return 1;
     int m = 2 * n, one = 1, info;
     double root = sqrt(lambda);
     for (int j = 0; j < n; j++) {
@@ -98,13 +105,22 @@ static int normal_equations_step(int n, const double *grad, double lambda, const
     return 1;
 }
 
-/* The PLM direction into w->step; returns grad psi . step. Normal
- * equations up to PLM_SMALL_N unknowns; the stacked QR above, or when they
- * are too ill-conditioned or do not give a descent direction; steepest
- * descent if the QR is rank-deficient. */
+/* The normal-equations step: our dense kernel up to PLM_SMALL_N unknowns,
+ * beyond that the sparse Cholesky when this solve set it up (lm_sparse.h). */
+static int normal_step(int n, double lambda, const mcd_lm_ws *w)
+{
+    if (n <= PLM_SMALL_N) return normal_equations_step(n, w->grad, lambda, w, w->step);
+    return mcd_lm_sparse_step(w->sparse, w->J, w->grad, lambda, PLM_PIVOT_MIN, w->rhs, w->step);
+}
+
+/* The PLM direction into w->step; returns grad psi . step. The normal
+ * equations (normal_step); the stacked QR above beyond PLM_SMALL_N
+ * unknowns without a sparse pattern, or when they are too ill-conditioned
+ * or do not give a descent direction; steepest descent if the QR is
+ * rank-deficient. */
 static double direction(int n, const double *phi, double lambda, const mcd_lm_ws *w)
 {
-    if (n <= PLM_SMALL_N && normal_equations_step(n, w->grad, lambda, w, w->step)) {
+    if (normal_step(n, lambda, w)) {
         double slope = mcd_dense_dot(n, w->grad, w->step);
         if (slope < 0) return slope;
     }
@@ -251,6 +267,7 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
                             mcd_lm_result *res)
 {
     int n = sys->n;
+    if (n > PLM_SMALL_N) mcd_lm_sparse_setup(w->sparse, n, sys->pattern, sys->pattern_singles);
     plm_point p = {x, w->phi, 0.0, 0.0};
     restore(sys, &p, x);
     mcd_status status = isfinite(p.psi) ? MCD_OK : MCD_ERR_NONFINITE;

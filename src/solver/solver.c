@@ -134,6 +134,7 @@ static mcd_lm_ws lend_lm_ws(const mcd_solver_ws *ws, mcd_solver_kind k)
         .rhs = mcd_ws_vec(ws, 6),
         .lwork = ws->lwork,
         .lwork_len = ws->lwork_len,
+        .sparse = ws->sparse,
     };
     return w;
 }
@@ -160,7 +161,8 @@ static mcd_status solve_mlcp_pfb(const mcd_solver_ws *ws, mcd_solver_kind k, con
         .p = p, .lambda = o->pfb_lambda, .w = mcd_ws_vec(ws, 7), .y = mcd_ws_vec(ws, 8)};
     if (!o->warm_start)
         for (int i = 0; i < p->n; i++) z[i] = fmin(fmax(0.0, p->lo[i]), p->hi[i]);
-    mcd_nls sys = {p->n, &ctx, mcd_mlcp_pfb_residual, mcd_mlcp_pfb_error, mcd_mlcp_pfb_jacobian};
+    mcd_nls sys = {p->n, &ctx, mcd_mlcp_pfb_residual, mcd_mlcp_pfb_error, mcd_mlcp_pfb_jacobian,
+                   p->M, p->n};
     return run_lm(ws, k, &sys, o, z, stats);
 }
 
@@ -216,7 +218,7 @@ static mcd_status solve_fc3d_lm(const mcd_solver_ws *ws, mcd_solver_kind k, cons
     } else {
         memset(x, 0, (size_t)n * sizeof *x);
     }
-    mcd_nls sys = {n, &ctx, mcd_mncp_residual, mcd_mncp_error, mcd_mncp_jacobian};
+    mcd_nls sys = {n, &ctx, mcd_mncp_residual, mcd_mncp_error, mcd_mncp_jacobian, p->W, p->nb};
     return run_lm(ws, k, &sys, o, x, stats); /* leaves r = F(x), u = W r + q */
 }
 

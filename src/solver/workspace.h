@@ -4,6 +4,7 @@
 #ifndef MCDYN_SOLVER_WORKSPACE_H
 #define MCDYN_SOLVER_WORKSPACE_H
 
+#include "lm_sparse.h"
 #include "mcdyn/solver.h"
 
 #include <stddef.h>
@@ -20,6 +21,7 @@ struct mcd_solver_ws {
     int *ivec;     /* MCD_WS_INT_VECTORS x n_max */
     double *lwork; /* LAPACK work for dgels on (2 n_max) x n_max */
     int lwork_len;
+    mcd_lm_sparse *sparse; /* PLM's sparse step, set up per solve (lm_sparse.h) */
 };
 
 /* Vector slot k (2 n_max doubles); slots k and k + 1 are contiguous. */
