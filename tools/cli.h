@@ -13,5 +13,6 @@ int mcd_bench_dynamics(int argc, char **argv); /* bench_dynamics.c */
 int mcd_bench_solve(int argc, char **argv);    /* bench_solve.c */
 int mcd_bench_lambda(int argc, char **argv);   /* bench_lambda.c */
 int mcd_bench_sim(int argc, char **argv);      /* bench_sim.c */
+int mcd_bench_main(int argc, char **argv);     /* bench_output.c */
 
 #endif

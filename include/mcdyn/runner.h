@@ -13,6 +13,10 @@
  *   (impulse / dt) in the contact frame (normal, f, o) [N]; empty when the
  *   step has fewer contacts.
  *
+ * Numbers have 17 significant digits (strtod gives back the exact double),
+ * trailing zeros dropped, in printf's %g style ("0.25", "1e-07"); infinities
+ * and NaN are written inf, -inf and nan.
+ *
  * This layer sits above every other: it is the library behind `mcdyn sim`
  * and the validation tests.
  */

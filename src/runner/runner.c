@@ -10,6 +10,8 @@
 #include "mcdyn/collision.h"
 #include "mcdyn/dynamics.h"
 
+#include "../io/number_format.h"
+
 #define RESTING_GAP 1e-9 /* [m] */
 
 struct mcd_runner {
@@ -249,27 +251,67 @@ static void body_state(const mcd_model *m, const mcd_data *d, int k, double v[13
     mcd_v3_copy(v + 10, b->V);
 }
 
+/* A CSV row under construction: text gathered in a stack buffer and
+ * written with one fwrite (more only for models with hundreds of bodies). */
+typedef struct csv_line {
+    FILE *out;
+    int len;
+    char text[16384];
+} csv_line;
+
+/* Writes the gathered text out when fewer than `need` bytes are left. */
+static void csv_reserve(csv_line *l, int need)
+{
+    if (l->len + need <= (int)sizeof l->text) return;
+    fwrite(l->text, 1, (size_t)l->len, l->out);
+    l->len = 0;
+}
+
+static void csv_double(csv_line *l, double x)
+{
+    l->text[l->len++] = ',';
+    l->len += mcd_format_double(x, l->text + l->len);
+}
+
+static void csv_long(csv_line *l, long v)
+{
+    l->text[l->len++] = ',';
+    l->len += mcd_format_long(v, l->text + l->len);
+}
+
 void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
 {
     const mcd_model *m = r->sc->model;
     mcd_data *d = mcd_sim_data(r->sim);
     mcd_body_velocities(m, d, mcd_sim_q(r->sim), mcd_sim_qd(r->sim));
-    fprintf(out, "%.9g", mcd_sim_time(r->sim));
+    csv_line l;
+    l.out = out;
+    l.len = mcd_format_double(mcd_sim_time(r->sim), l.text);
+    enum { VALUE = MCD_FORMAT_DOUBLE_BUFFER + 1 }; /* a comma and a number's room */
     for (int k = 0; k < m->nbody; k++) {
         double v[13];
         body_state(m, d, k, v);
-        for (int c = 0; c < 13; c++) fprintf(out, ",%.12g", v[c]);
+        csv_reserve(&l, 13 * VALUE);
+        for (int c = 0; c < 13; c++) csv_double(&l, v[c]);
     }
     const int nc = st ? st->ncontacts : 0;
-    fprintf(out, ",%d,%d,%.6g", nc, st ? st->iterations : 0, st ? st->residual : 0.0);
+    csv_reserve(&l, 3 * VALUE);
+    csv_long(&l, nc);
+    csv_long(&l, st ? st->iterations : 0);
+    csv_double(&l, st ? st->residual : 0.0);
     const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
     for (int s = 0; s < r->slots; s++) {
+        csv_reserve(&l, 3 * VALUE + 1);
         if (s < nc) {
             const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
-            fprintf(out, ",%.9g,%.9g,%.9g", F[2] / r->dt, F[0] / r->dt, F[1] / r->dt);
+            csv_double(&l, F[2] / r->dt);
+            csv_double(&l, F[0] / r->dt);
+            csv_double(&l, F[1] / r->dt);
         } else {
-            fputs(",,,", out);
+            memcpy(l.text + l.len, ",,,", 3);
+            l.len += 3;
         }
     }
-    fputc('\n', out);
+    l.text[l.len++] = '\n';
+    fwrite(l.text, 1, (size_t)l.len, out);
 }
