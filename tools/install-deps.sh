@@ -6,6 +6,7 @@ packages=(
   build-essential pkg-config meson ninja-build   # toolchain
   liblapack-dev libxml2-dev libyaml-dev           # library dependencies
   libbullet-dev                                   # collision (bullet-float64)
+  libhdf5-dev python3-h5py                        # trajectory log (src/io/log_h5.c), its reader
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
   gnuplot-nox                                     # PNG plots

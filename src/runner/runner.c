@@ -22,6 +22,8 @@ struct mcd_runner {
     int cap, slots;
     double duration, dt;
     long nsteps;
+    double *log_pose;             /* nbody x 7, for mcd_runner_log_row */
+    mcd_log_contact *log_contact; /* slots entries, for mcd_runner_log_row */
 };
 
 mcd_runner_overrides mcd_runner_default_overrides(void)
@@ -138,6 +140,7 @@ void mcd_runner_free(mcd_runner *r)
     mcd_sim_free(r->sim);
     mcd_collision_world_free(r->cw);
     free(r->buf);
+    free(r->log_pose), free(r->log_contact);
     free(r);
 }
 
@@ -162,7 +165,9 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     r->cap = so.max_contacts;
     r->dt = so.dt;
     r->nsteps = (long)llround(r->duration / so.dt);
-    if (s == MCD_OK && !(r->buf = calloc((size_t)r->cap, sizeof *r->buf)))
+    if (s == MCD_OK && (!(r->buf = calloc((size_t)r->cap, sizeof *r->buf)) ||
+                        !(r->log_pose = calloc((size_t)sc->model->nbody * 7 + 1, sizeof(double))) ||
+                        !(r->log_contact = calloc((size_t)r->slots + 1, sizeof(mcd_log_contact)))))
         s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &r->cw, err);
     if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &r->sim, err);
@@ -314,4 +319,31 @@ void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
     }
     l.text[l.len++] = '\n';
     fwrite(l.text, 1, (size_t)l.len, out);
+}
+
+mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *log, mcd_error *err)
+{
+    const mcd_model *m = r->sc->model;
+    mcd_data *d = mcd_sim_data(r->sim);
+    mcd_body_velocities(m, d, mcd_sim_q(r->sim), mcd_sim_qd(r->sim));
+    double *pose = r->log_pose;
+    for (int k = 0; k < m->nbody; k++) {
+        mcd_v3_copy(pose + 7 * k, d->bd[k].X_world.p);
+        mcd_quat_from_m3(pose + 7 * k + 3, d->bd[k].X_world.R);
+    }
+    const int nc = st ? st->ncontacts : 0;
+    const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
+    for (int s = 0; s < nc && s < r->slots; s++) {
+        const mcd_contact_point *p = mcd_sim_contact(r->sim, s);
+        const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
+        mcd_log_contact *c = &r->log_contact[s];
+        c->body_a = p->body_a, c->body_b = p->body_b;
+        mcd_v3_copy(c->point, p->pos);
+        mcd_v3_copy(c->normal, p->normal);
+        c->force[0] = F[2] / r->dt, c->force[1] = F[0] / r->dt, c->force[2] = F[1] / r->dt;
+    }
+    mcd_log_step step = {
+        mcd_sim_time(r->sim), mcd_sim_q(r->sim),       mcd_sim_qd(r->sim),     pose, nc,
+        r->log_contact,       st ? st->iterations : 0, st ? st->residual : 0.0};
+    return mcd_log_append(log, &step, err);
 }
