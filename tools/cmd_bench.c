@@ -14,6 +14,7 @@ static const bench benches[] = {
     {"dynamics", mcd_bench_dynamics, "inverse/forward dynamics, mass matrix, M^-1 x per call"},
     {"lambda", mcd_bench_lambda, "operational-space compliance: O(N) recursion vs dense"},
     {"sim", mcd_bench_sim, "pendulum12 with each solver (and MuJoCo): us per step, split"},
+    {"main", mcd_bench_main, "the main job end to end with its CSV, beside MuJoCo's bare loop"},
     {"solve", mcd_bench_solve, "complementarity solvers on problem files, beside Siconos"},
 #if defined(MCDYN_HAVE_MUJOCO)
     {"contacts", mcd_bench_contacts, "contact-rich scenes beside MuJoCo: us per step, growth in K"},

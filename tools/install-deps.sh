@@ -8,6 +8,7 @@ packages=(
   libbullet-dev                                   # collision (bullet-float64)
   libassimp-dev                                   # collision mesh files (STL, OBJ, DAE, ...)
   libsuitesparse-dev                              # sparse Cholesky and QR (CHOLMOD, SPQR)
+  libhdf5-dev python3-h5py                        # trajectory log (src/io/log_h5.c), its reader
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
   gnuplot-nox                                     # PNG plots

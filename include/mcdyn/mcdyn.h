@@ -18,6 +18,7 @@
 #include "mcdyn/problem_io.h"
 #include "mcdyn/collision.h"
 #include "mcdyn/scenario.h"
+#include "mcdyn/log.h"
 #include "mcdyn/runner.h"
 #include "mcdyn/problem.h"
 #include "mcdyn/solver.h"

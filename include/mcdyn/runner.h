@@ -13,6 +13,10 @@
  *   (impulse / dt) in the contact frame (normal, f, o) [N]; empty when the
  *   step has fewer contacts.
  *
+ * Numbers have 17 significant digits (strtod gives back the exact double),
+ * trailing zeros dropped, in printf's %g style ("0.25", "1e-07"); infinities
+ * and NaN are written inf, -inf and nan.
+ *
  * This layer sits above every other: it is the library behind `mcdyn sim`
  * and the validation tests.
  */
@@ -21,6 +25,7 @@
 
 #include <stdio.h>
 
+#include "mcdyn/log.h"
 #include "mcdyn/scenario.h"
 #include "mcdyn/sim.h"
 
@@ -59,6 +64,11 @@ long mcd_runner_steps(const mcd_runner *r); /* steps of the whole duration */
 /* The CSV header and one row for the current state and last step. */
 void mcd_runner_csv_header(const mcd_runner *r, FILE *out);
 void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out);
+
+/* Appends the current state and last step (st may be NULL) to log, with up
+ * to the runner's contact slots contacts. */
+mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *log,
+                              mcd_error *err);
 
 /* Column index of a CSV column name (e.g. "link12.z"), -1 if none. */
 int mcd_runner_csv_column(const mcd_runner *r, const char *name);

@@ -100,6 +100,7 @@ typedef struct mcd_solver_settings {
 typedef struct mcd_output_settings {
     char *csv;           /* trajectory CSV file, NULL: none (default) */
     char *plot;          /* plot image file, NULL: none (default) */
+    char *h5;            /* HDF5 trajectory log (log.h), NULL: none (default) */
     char **plot_columns; /* CSV column names to plot (nplot_columns; none: the program's
                             choice) */
     int nplot_columns;

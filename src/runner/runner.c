@@ -10,6 +10,8 @@
 #include "mcdyn/collision.h"
 #include "mcdyn/dynamics.h"
 
+#include "../io/number_format.h"
+
 #define RESTING_GAP 1e-9 /* [m] */
 
 struct mcd_runner {
@@ -20,6 +22,8 @@ struct mcd_runner {
     int cap, limit, slots;
     double duration, dt;
     long nsteps;
+    double *log_pose;             /* nbody x 7, for mcd_runner_log_row */
+    mcd_log_contact *log_contact; /* slots entries, for mcd_runner_log_row */
 };
 
 mcd_runner_overrides mcd_runner_default_overrides(void)
@@ -162,6 +166,7 @@ void mcd_runner_free(mcd_runner *r)
     mcd_sim_free(r->sim);
     mcd_collision_world_free(r->cw);
     free(r->buf);
+    free(r->log_pose), free(r->log_contact);
     free(r);
 }
 
@@ -187,7 +192,9 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     r->cap = so.max_contacts < 64 ? so.max_contacts : 64;
     r->dt = so.dt;
     r->nsteps = (long)llround(r->duration / so.dt);
-    if (s == MCD_OK && !(r->buf = calloc((size_t)r->cap, sizeof *r->buf)))
+    if (s == MCD_OK && (!(r->buf = calloc((size_t)r->cap, sizeof *r->buf)) ||
+                        !(r->log_pose = calloc((size_t)sc->model->nbody * 7 + 1, sizeof(double))) ||
+                        !(r->log_contact = calloc((size_t)r->slots + 1, sizeof(mcd_log_contact)))))
         s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &r->cw, err);
     if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &r->sim, err);
@@ -276,27 +283,94 @@ static void body_state(const mcd_model *m, const mcd_data *d, int k, double v[13
     mcd_v3_copy(v + 10, b->V);
 }
 
+/* A CSV row under construction: text gathered in a stack buffer and
+ * written with one fwrite (more only for models with hundreds of bodies). */
+typedef struct csv_line {
+    FILE *out;
+    int len;
+    char text[16384];
+} csv_line;
+
+/* Writes the gathered text out when fewer than `need` bytes are left. */
+static void csv_reserve(csv_line *l, int need)
+{
+    if (l->len + need <= (int)sizeof l->text) return;
+    fwrite(l->text, 1, (size_t)l->len, l->out);
+    l->len = 0;
+}
+
+static void csv_double(csv_line *l, double x)
+{
+    l->text[l->len++] = ',';
+    l->len += mcd_format_double(x, l->text + l->len);
+}
+
+static void csv_long(csv_line *l, long v)
+{
+    l->text[l->len++] = ',';
+    l->len += mcd_format_long(v, l->text + l->len);
+}
+
 void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
 {
     const mcd_model *m = r->sc->model;
     mcd_data *d = mcd_sim_data(r->sim);
     mcd_body_velocities(m, d, mcd_sim_q(r->sim), mcd_sim_qd(r->sim));
-    fprintf(out, "%.9g", mcd_sim_time(r->sim));
+    csv_line l;
+    l.out = out;
+    l.len = mcd_format_double(mcd_sim_time(r->sim), l.text);
+    enum { VALUE = MCD_FORMAT_DOUBLE_BUFFER + 1 }; /* a comma and a number's room */
     for (int k = 0; k < m->nbody; k++) {
         double v[13];
         body_state(m, d, k, v);
-        for (int c = 0; c < 13; c++) fprintf(out, ",%.12g", v[c]);
+        csv_reserve(&l, 13 * VALUE);
+        for (int c = 0; c < 13; c++) csv_double(&l, v[c]);
     }
     const int nc = st ? st->ncontacts : 0;
-    fprintf(out, ",%d,%d,%.6g", nc, st ? st->iterations : 0, st ? st->residual : 0.0);
+    csv_reserve(&l, 3 * VALUE);
+    csv_long(&l, nc);
+    csv_long(&l, st ? st->iterations : 0);
+    csv_double(&l, st ? st->residual : 0.0);
     const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
     for (int s = 0; s < r->slots; s++) {
+        csv_reserve(&l, 3 * VALUE + 1);
         if (s < nc) {
             const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
-            fprintf(out, ",%.9g,%.9g,%.9g", F[2] / r->dt, F[0] / r->dt, F[1] / r->dt);
+            csv_double(&l, F[2] / r->dt);
+            csv_double(&l, F[0] / r->dt);
+            csv_double(&l, F[1] / r->dt);
         } else {
-            fputs(",,,", out);
+            memcpy(l.text + l.len, ",,,", 3);
+            l.len += 3;
         }
     }
-    fputc('\n', out);
+    l.text[l.len++] = '\n';
+    fwrite(l.text, 1, (size_t)l.len, out);
+}
+
+mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *log, mcd_error *err)
+{
+    const mcd_model *m = r->sc->model;
+    mcd_data *d = mcd_sim_data(r->sim);
+    mcd_body_velocities(m, d, mcd_sim_q(r->sim), mcd_sim_qd(r->sim));
+    double *pose = r->log_pose;
+    for (int k = 0; k < m->nbody; k++) {
+        mcd_v3_copy(pose + 7 * k, d->bd[k].X_world.p);
+        mcd_quat_from_m3(pose + 7 * k + 3, d->bd[k].X_world.R);
+    }
+    const int nc = st ? st->ncontacts : 0;
+    const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
+    for (int s = 0; s < nc && s < r->slots; s++) {
+        const mcd_contact_point *p = mcd_sim_contact(r->sim, s);
+        const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
+        mcd_log_contact *c = &r->log_contact[s];
+        c->body_a = p->body_a, c->body_b = p->body_b;
+        mcd_v3_copy(c->point, p->pos);
+        mcd_v3_copy(c->normal, p->normal);
+        c->force[0] = F[2] / r->dt, c->force[1] = F[0] / r->dt, c->force[2] = F[1] / r->dt;
+    }
+    mcd_log_step step = {
+        mcd_sim_time(r->sim), mcd_sim_q(r->sim),       mcd_sim_qd(r->sim),     pose, nc,
+        r->log_contact,       st ? st->iterations : 0, st ? st->residual : 0.0};
+    return mcd_log_append(log, &step, err);
 }

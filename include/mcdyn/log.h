@@ -1,0 +1,72 @@
+/* mcdyn — trajectory log in HDF5 (Debian's libhdf5): a self-describing file
+ * of one run that h5py, MATLAB or HDFView read without mcdyn.
+ *
+ * Layout (docs/outputs.md lists every dataset with its shape and unit):
+ *   /model/body_name, joint_name (nbody strings), body_parent (nbody, -1 =
+ *   world), body_com (nbody x 3, body frame [m]); /model/geom_type (ngeom:
+ *   0 sphere, 1 box, 2 cylinder, 3 capsule, 4 plane, 5 mesh), geom_body
+ *   (-1 = world), geom_size (ngeom x 3 [m]), geom_pose (ngeom x 7: x y z qw
+ *   qx qy qz in the body frame), geom_mesh (ngeom strings, "" unless mesh);
+ *   /steps/t (n [s]), q (n x nq), qd (n x nv), body_pose (n x nbody x 7:
+ *   world pose of each body frame), ncontacts, iterations (n), residual (n),
+ *   contact_body (n x slots x 2), contact_point, contact_normal (n x slots x
+ *   3, world [m]), contact_force (n x slots x 3: Fn, Ff, Fo [N], contact
+ *   frame); unused slots hold -1 bodies and NaN; root attributes
+ *   "format" = "mcdyn-log 1", "scenario" (the scenario's text).
+ * Steps are buffered in blocks and written as hyperslabs of chunked,
+ * deflate-compressed datasets; appending allocates nothing. The file is
+ * written under PATH.tmp-XXXXXX and renamed to PATH by mcd_log_close, so a
+ * failed run leaves no partial file. mcd_log_open turns off HDF5's printing
+ * of errors for the process (they come back as statuses and messages).
+ */
+#ifndef MCDYN_LOG_H
+#define MCDYN_LOG_H
+
+#include "mcdyn/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mcd_log mcd_log;
+
+/* One contact of a step. */
+typedef struct mcd_log_contact {
+    int body_a, body_b; /* body indices, -1 = the world */
+    double point[3];    /* world contact point [m] */
+    double normal[3];   /* unit normal from B to A */
+    double force[3];    /* Fn, Ff, Fo: impulse / dt in the contact frame [N] */
+} mcd_log_contact;
+
+/* One recorded step. */
+typedef struct mcd_log_step {
+    double t;                       /* [s] */
+    const double *q, *qd;           /* model nq and nv values */
+    const double *body_pose;        /* nbody x 7: world x y z qw qx qy qz of each body frame */
+    int ncontacts;                  /* contacts of the step (may exceed the slots) */
+    const mcd_log_contact *contact; /* min(ncontacts, slots) entries */
+    int iterations;
+    double residual;
+} mcd_log_step;
+
+/* Creates the log for model m at path (written as a temporary file until
+ * mcd_log_close). scenario_text (may be NULL) is stored as an attribute;
+ * contact_slots >= 0 contacts are kept per step (at least one slot is
+ * stored). */
+mcd_status mcd_log_open(const char *path, const mcd_model *m, const char *scenario_text,
+                        int contact_slots, mcd_log **out, mcd_error *err);
+
+/* Appends one step (no allocation; a full block is written to the file). */
+mcd_status mcd_log_append(mcd_log *log, const mcd_log_step *s, mcd_error *err);
+
+/* Writes the last block, closes the file and renames it to its path; frees
+ * log. On failure the temporary file is removed. */
+mcd_status mcd_log_close(mcd_log *log, mcd_error *err);
+
+/* Frees log and removes its temporary file (a failed run). NULL is a no-op. */
+void mcd_log_discard(mcd_log *log);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
