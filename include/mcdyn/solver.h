@@ -52,8 +52,10 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
  * The proximal stage solves a sequence of problems with M + rho I and
  * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
- * solution of the original problem; each stage starts from the best point
- * of the previous one, and the point of least error is returned. */
+ * solution of the original problem (at most 30 outer iterations and
+ * 3 max_iter inner PLM iterations in all); each stage starts from the best
+ * point of the previous one, and the point of least error is returned.
+ * The chain does not run after a Lemke ray (MCD_ERR_INFEASIBLE). */
 typedef enum mcd_solver_fallback {
     MCD_FALLBACK_CHAIN = 0, /* the method's chain (default) */
     MCD_FALLBACK_NONE       /* the method alone */
