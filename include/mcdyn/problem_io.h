@@ -1,4 +1,5 @@
-/* mcdyn — reading complementarity problems from Siconos' numerics files.
+/* mcdyn — reading (and writing) complementarity problems in Siconos'
+ * numerics files.
  *
  * Three kinds of Siconos `.dat` text files are read (the layouts written by
  * Siconos' linearComplementarity_printInFile, mixedLinearComplementarity_
@@ -92,6 +93,20 @@ mcd_status mcd_problem_read_siconos(const char *path, mcd_problem_kind kind, mcd
 
 /* Releases the arrays of f and zeroes it. f may be NULL or already free. */
 void mcd_problem_file_free(mcd_problem_file *f);
+
+/* Writes a problem as a Siconos `.dat` file in dense storage, every number
+ * with 17 significant digits, so that mcd_problem_read_siconos reads back
+ * exactly the same problem (e.g. to keep the problem of a failing
+ * simulation step as regression data):
+ *   mlcp  the MLCP layout with M and q (isStorageType1), the equality and
+ *         complementarity rows as blocks in their order; rows with other
+ *         bounds than (-inf, inf) or [0, inf): MCD_ERR_UNSUPPORTED;
+ *   fc3d  the FC layout, dimension 3; bilateral rows (nb > 0):
+ *         MCD_ERR_UNSUPPORTED.
+ * Invalid problems as for mcd_mlcp_check / mcd_fc3d_check; MCD_ERR_IO if
+ * the file cannot be written. */
+mcd_status mcd_problem_write_mlcp(const char *path, const mcd_mlcp *p, mcd_error *err);
+mcd_status mcd_problem_write_fc3d(const char *path, const mcd_fc3d *p, mcd_error *err);
 
 #ifdef __cplusplus
 }

@@ -44,13 +44,32 @@ mcd_status mcd_solver_from_name(const char *name, mcd_solver_kind *k, mcd_error 
 /* 1 for the MLCP solvers, 0 for the MNCP solvers (and unknown values). */
 int mcd_solver_is_mlcp(mcd_solver_kind k);
 
+/* What a solve does when its method does not converge (docs/solvers.md,
+ * "Robustness"): the method's fallback chain, or nothing. The chains:
+ *   mncp-plm      PLM -> proximal PLM
+ *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
+ *   mlcp-lemke    Lemke -> proximal PFB-PLM
+ *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
+ * The proximal stage solves a sequence of problems with M + rho I and
+ * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
+ * solution of the original problem (at most 30 outer iterations and
+ * 3 max_iter inner PLM iterations in all); each stage starts from the best
+ * point of the previous one, and the point of least error is returned.
+ * The chain does not run after a Lemke ray (MCD_ERR_INFEASIBLE). */
+typedef enum mcd_solver_fallback {
+    MCD_FALLBACK_CHAIN = 0, /* the method's chain (default) */
+    MCD_FALLBACK_NONE       /* the method alone */
+} mcd_solver_fallback;
+
 typedef struct mcd_solver_opts {
-    double tol;        /* stop when the error measure <= tol (default 1e-10) */
-    double psi_tol;    /* stop when psi = |Phi|^2 / 2 <= psi_tol (default 1e-30, Sec. 5.1) */
+    double tol;        /* success: the error measure <= tol (default 1e-10) */
+    double psi_tol;    /* also stop when psi = |Phi|^2 / 2 <= psi_tol (default 1e-30,
+                          Sec. 5.1); a success only if the error is <= tol as well */
     int max_iter;      /* default 100; <= 0 selects the default (Lemke: max pivots, default 50 n) */
     double pfb_lambda; /* PFB parameter in (0, 1], default 0.95; 1 is plain (negated) FB */
     double lm_lambda0; /* initial LM parameter (RLM 1e-3, PLM 1e-16 when 0) */
     int warm_start;    /* 1: start from the z / r passed in */
+    mcd_solver_fallback fallback; /* default MCD_FALLBACK_CHAIN */
 } mcd_solver_opts;
 
 /* Paper defaults for the given solver. Lemke uses only tol (its result is
@@ -59,10 +78,15 @@ mcd_solver_opts mcd_solver_default_opts(mcd_solver_kind k);
 
 typedef struct mcd_solver_stats {
     mcd_status status; /* MCD_OK, MCD_ERR_NOT_CONVERGED, MCD_ERR_INFEASIBLE, ... */
-    int iterations;    /* LM iterations (RLM: every trial step, accepted or not) or Lemke pivots */
-    double psi;        /* final merit 1/2 |Phi|^2 (0 for Lemke) */
-    double error;      /* physical complementarity error (see docs/solvers.md) */
+    int iterations;    /* LM iterations (RLM: every trial step, accepted or not) or Lemke
+                          pivots, summed over the stages of the fallback chain */
+    double psi;        /* final merit 1/2 |Phi|^2 of the method's own stage (0 for Lemke) */
+    double error;      /* error measure (mcd_mlcp_error / mcd_fc3d_error) of the z or r
+                          returned, recomputed from it after every solve, failed or not
+                          (0 after invalid input, where nothing is returned) */
     double seconds;    /* wall time of the solve */
+    int stages;        /* stages of the fallback chain run: 1 the method alone, 2 and 3
+                          the next ones (0 after invalid input or for n = 0) */
 } mcd_solver_stats;
 
 typedef struct mcd_solver_ws mcd_solver_ws;
@@ -74,7 +98,9 @@ void mcd_solver_ws_free(mcd_solver_ws *ws);
 /* Largest problem size the workspace accepts. */
 int mcd_solver_ws_capacity(const mcd_solver_ws *ws);
 
-/* Solves an MLCP: z (n) receives the solution (and is the start point of
+/* Every solve reports MCD_OK only if stats.error <= opts.tol.
+ *
+ * Solves an MLCP: z (n) receives the solution (and is the start point of
  * the PFB solvers when opts->warm_start; otherwise they start from 0
  * clamped into [lo, hi]; Lemke always starts from its own basis). opts
  * may be NULL (defaults of k). stats may be NULL. Non-convergence is
@@ -82,7 +108,8 @@ int mcd_solver_ws_capacity(const mcd_solver_ws *ws);
  * Lemke ray), with the best iterate (LM: least psi; Lemke: the last
  * almost-complementary point) left in z. Invalid input (MCD_ERR_ARG,
  * MCD_ERR_NONFINITE, MCD_ERR_CAPACITY, MCD_ERR_UNSUPPORTED) leaves z
- * untouched. MCD_ERR_SINGULAR: Lemke's free-row block is singular. */
+ * untouched. MCD_ERR_SINGULAR: Lemke's free-row block is singular (z is
+ * then mid(lo, 0, hi)). */
 mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
                           const mcd_solver_opts *opts, double *z, mcd_solver_stats *stats,
                           mcd_error *err);

@@ -2,7 +2,9 @@
  * (Eq. (6), (57)) for a square nonsmooth system Phi(x) = 0, as in
  * Mylapilli & Jain Sec. 5: the regular LM (RLM, Sec. 5.1) and the
  * projected LM (PLM, Sec. 5.2). Both stop at the first iterate with
- * psi <= psi_tol or error <= tol, and neither allocates. */
+ * psi <= psi_tol or error <= tol, report success only for error <= tol
+ * (psi is not scale-invariant: a problem whose data are all 1e-16 has
+ * psi < 1e-30 at any point), and neither allocates. */
 #ifndef MCDYN_SOLVER_LM_H
 #define MCDYN_SOLVER_LM_H
 
@@ -28,7 +30,7 @@ typedef struct mcd_nls {
 
 typedef struct mcd_lm_opts {
     double tol;     /* stop when the error measure <= tol */
-    double psi_tol; /* stop when psi <= psi_tol */
+    double psi_tol; /* stop when psi <= psi_tol (success only if error <= tol) */
     double lambda0; /* LM parameter: initial (RLM) or fixed (PLM) */
     int max_iter;   /* >= 1 */
 } mcd_lm_opts;
@@ -51,10 +53,11 @@ typedef struct mcd_lm_result {
     double error; /* at the returned x */
 } mcd_lm_result;
 
-/* Minimise from x (n) and leave the final iterate, the best one found, in
- * x; on return the system's state (sys->ctx) is that of x. Returns MCD_OK,
- * MCD_ERR_NOT_CONVERGED (max_iter reached) or MCD_ERR_NONFINITE (Phi of
- * the start is not finite). */
+/* Minimise from x (n) and leave the final iterate in x (PLM: the one
+ * with the least psi unless the final one meets tol); on return the
+ * system's state (sys->ctx) is that of x. Returns MCD_OK (error <= tol),
+ * MCD_ERR_NOT_CONVERGED (max_iter reached, or psi <= psi_tol with
+ * error > tol) or MCD_ERR_NONFINITE (Phi of the start is not finite). */
 mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
                           mcd_lm_result *res);
 mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,

@@ -306,11 +306,12 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
             k_best = k;
         }
     }
-    if (psi_best < p.psi) {
+    if (!(p.err <= o->tol) && psi_best < p.psi) {
         restore(sys, &p, w->x_best);
     } else if (!state_at_x) {
         restore(sys, &p, x);
     }
+    if (status == MCD_OK && !(p.err <= o->tol)) status = MCD_ERR_NOT_CONVERGED; /* psi_tol stop */
     res->iterations = k;
     res->psi = p.psi;
     res->error = p.err;

@@ -99,6 +99,7 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
         }
     }
     if (!state_at_x) sys->residual(sys->ctx, x, phi_trial);
+    if (status == MCD_OK && !(err <= o->tol)) status = MCD_ERR_NOT_CONVERGED; /* psi_tol stop */
     res->iterations = k;
     res->psi = psi;
     res->error = err;

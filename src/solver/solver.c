@@ -8,6 +8,7 @@
 #include "mlcp_pfb.h"
 #include "mlcp_reduce.h"
 #include "mncp_todorov.h"
+#include "proximal.h"
 #include "workspace.h"
 
 #include <math.h>
@@ -24,6 +25,8 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
 #define LEMKE_PIVOTS_PER_ROW 50    /* default Lemke pivots: 50 n */
 #define RLM_LAMBDA0          1e-3  /* Sec. 5.1 */
 #define PLM_LAMBDA           1e-16 /* Sec. 5.2 */
+#define PROX_MAX_OUTER       30    /* outer iterations of the proximal stage */
+#define PROX_BUDGET          3     /* its inner iterations: at most this times max_iter */
 
 static int kind_valid(mcd_solver_kind k)
 {
@@ -154,13 +157,18 @@ static mcd_status run_lm(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_n
     return st;
 }
 
+/* z = mid(lo, 0, hi), the cold start of the PFB solvers. */
+static void clamped_zero(const mcd_mlcp *p, double *z)
+{
+    for (int i = 0; i < p->n; i++) z[i] = fmin(fmax(0.0, p->lo[i]), p->hi[i]);
+}
+
 static mcd_status solve_mlcp_pfb(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
                                  const mcd_solver_opts *o, double *z, mcd_solver_stats *stats)
 {
     mcd_mlcp_pfb ctx = {
         .p = p, .lambda = o->pfb_lambda, .w = mcd_ws_vec(ws, 7), .y = mcd_ws_vec(ws, 8)};
-    if (!o->warm_start)
-        for (int i = 0; i < p->n; i++) z[i] = fmin(fmax(0.0, p->lo[i]), p->hi[i]);
+    if (!o->warm_start) clamped_zero(p, z);
     mcd_nls sys = {p->n, &ctx, mcd_mlcp_pfb_residual, mcd_mlcp_pfb_error, mcd_mlcp_pfb_jacobian,
                    p->M, p->n};
     return run_lm(ws, k, &sys, o, z, stats);
@@ -185,6 +193,7 @@ static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
         .iwork = mcd_ws_ivec(ws, 5),
     };
     mcd_status st = mcd_mlcp_reduce(p, &red, err);
+    if (st == MCD_ERR_SINGULAR) clamped_zero(p, z); /* a defined z, whose error is reported */
     if (st != MCD_OK) return st;
     mcd_lemke_ws lw = {
         .Binv = ws->mat2,
@@ -199,8 +208,6 @@ static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
     double *zeta = mcd_ws_vec(ws, 6);
     st = mcd_lemke(red.nc, red.A, red.b, o->max_iter, &lw, zeta, &stats->iterations);
     mcd_mlcp_expand(p, &red, zeta, z);
-    stats->error = mcd_mlcp_error(p, z, mcd_ws_vec(ws, 9));
-    if (st == MCD_OK && !(stats->error <= o->tol)) st = MCD_ERR_NOT_CONVERGED;
     return st;
 }
 
@@ -220,6 +227,162 @@ static mcd_status solve_fc3d_lm(const mcd_solver_ws *ws, mcd_solver_kind k, cons
     }
     mcd_nls sys = {n, &ctx, mcd_mncp_residual, mcd_mncp_error, mcd_mncp_jacobian, p->W, p->nb};
     return run_lm(ws, k, &sys, o, x, stats); /* leaves r = F(x), u = W r + q */
+}
+
+/* The status of a finished solve: MCD_OK only if the error of the
+ * returned point (stats->error, recomputed from it) is within tol. */
+static mcd_status honest(mcd_status st, const mcd_solver_stats *stats, const mcd_solver_opts *o)
+{
+    return st == MCD_OK && !(stats->error <= o->tol) ? MCD_ERR_NOT_CONVERGED : st;
+}
+
+/* The proximal stage (proximal.h) on an MLCP or a frictional-contact
+ * problem: the shifted problem lives in sub_mlcp / sub_fc3d, whose M / W
+ * and q point into the workspace. */
+typedef struct prox_ctx {
+    const mcd_solver_ws *ws;
+    mcd_solver_kind inner; /* the PLM of the problem's family */
+    mcd_solver_opts o;     /* warm-started inner options */
+    const mcd_mlcp *mlcp;
+    const mcd_fc3d *fc3d;
+    mcd_mlcp sub_mlcp;
+    mcd_fc3d sub_fc3d;
+    double *u; /* fc3d: the caller's u, scratch of the inner solves */
+} prox_ctx;
+
+static mcd_status prox_solve(void *c, double *x, int *iterations)
+{
+    prox_ctx *pc = c;
+    mcd_solver_stats s = {0};
+    mcd_status st = pc->mlcp
+                        ? solve_mlcp_pfb(pc->ws, pc->inner, &pc->sub_mlcp, &pc->o, x, &s)
+                        : solve_fc3d_lm(pc->ws, pc->inner, &pc->sub_fc3d, &pc->o, x, pc->u, &s);
+    *iterations += s.iterations;
+    return st;
+}
+
+static double prox_error(void *c, const double *x)
+{
+    prox_ctx *pc = c;
+    return pc->mlcp ? mcd_mlcp_error(pc->mlcp, x, mcd_ws_vec(pc->ws, 9))
+                    : mcd_fc3d_error(pc->fc3d, x, NULL);
+}
+
+/* The inner PLM's options: the caller's when the method is that PLM
+ * (its max_iter, pfb_lambda, lm_lambda0), else the PLM's defaults; warm
+ * started, with the caller's tol, without a chain of its own. */
+static prox_ctx prox_context(const mcd_solver_ws *ws, mcd_solver_kind k, mcd_solver_kind inner,
+                             const mcd_solver_opts *o)
+{
+    prox_ctx pc = {.ws = ws, .inner = inner, .o = k == inner ? *o : mcd_solver_default_opts(inner)};
+    pc.o.tol = o->tol;
+    pc.o.warm_start = 1;
+    pc.o.fallback = MCD_FALLBACK_NONE;
+    return pc;
+}
+
+static mcd_status run_proximal(prox_ctx *pc, int n, const double *M, const double *q, double *x,
+                               mcd_solver_stats *stats)
+{
+    const mcd_solver_ws *ws = pc->ws;
+    mcd_prox_problem pp = {.n = n,
+                           .M = M,
+                           .q = q,
+                           .Mp = ws->mat4,
+                           .qp = mcd_ws_vec(ws, 13),
+                           .anchor = mcd_ws_vec(ws, 11),
+                           .best = mcd_ws_vec(ws, 12),
+                           .ctx = pc,
+                           .solve = prox_solve,
+                           .error = prox_error};
+    stats->stages++;
+    return mcd_proximal_solve(&pp, pc->o.tol, PROX_MAX_OUTER, PROX_BUDGET * pc->o.max_iter, x,
+                              &stats->iterations, &stats->error);
+}
+
+static mcd_status proximal_mlcp(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                                const mcd_solver_opts *o, double *z, mcd_solver_stats *stats)
+{
+    prox_ctx pc = prox_context(ws, k, MCD_SOLVER_MLCP_PFB_PLM, o);
+    pc.mlcp = p;
+    pc.sub_mlcp = (mcd_mlcp){p->n, ws->mat4, mcd_ws_vec(ws, 13), p->lo, p->hi};
+    return run_proximal(&pc, p->n, p->M, p->q, z, stats);
+}
+
+static mcd_status proximal_fc3d(const mcd_solver_ws *ws, const mcd_fc3d *p,
+                                const mcd_solver_opts *o, double *r, double *u,
+                                mcd_solver_stats *stats)
+{
+    prox_ctx pc = prox_context(ws, MCD_SOLVER_MNCP_PLM, MCD_SOLVER_MNCP_PLM, o);
+    pc.fc3d = p;
+    pc.u = u;
+    pc.sub_fc3d = (mcd_fc3d){p->nc, p->nb, ws->mat4, mcd_ws_vec(ws, 13), p->mu};
+    mcd_status st = run_proximal(&pc, mcd_fc3d_size(p), p->W, p->q, r, stats);
+    mcd_dense_matvec(mcd_fc3d_size(p), p->W, r, p->q, u);
+    return st;
+}
+
+static int has_box_row(const mcd_mlcp *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (isfinite(p->lo[i]) && isfinite(p->hi[i])) return 1;
+    return 0;
+}
+
+/* Lemke as the last stage after the PFB stages: its z is kept only if its
+ * error is below the best so far (stats->error), which is in z. */
+static mcd_status lemke_stage(const mcd_solver_ws *ws, const mcd_mlcp *p, const mcd_solver_opts *o,
+                              double *z, mcd_solver_stats *stats)
+{
+    double *keep = mcd_ws_vec(ws, 12), best = stats->error;
+    memcpy(keep, z, (size_t)p->n * sizeof *z);
+    mcd_solver_opts lo = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
+    lo.tol = o->tol;
+    lo.max_iter = LEMKE_PIVOTS_PER_ROW * p->n;
+    mcd_solver_stats ls = {0};
+    solve_mlcp_lemke(ws, p, &lo, z, &ls, NULL);
+    stats->stages++;
+    stats->iterations += ls.iterations;
+    double e = mcd_mlcp_error(p, z, mcd_ws_vec(ws, 9));
+    if (!(e < best)) {
+        memcpy(z, keep, (size_t)p->n * sizeof *z);
+        e = best;
+    }
+    stats->error = e;
+    return e <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+}
+
+/* An MLCP by the method k, then its fallback chain (solver.h). */
+static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                                   const mcd_solver_opts *o, double *z, mcd_solver_stats *stats,
+                                   mcd_error *err)
+{
+    mcd_status st = k == MCD_SOLVER_MLCP_LEMKE ? solve_mlcp_lemke(ws, p, o, z, stats, err)
+                                               : solve_mlcp_pfb(ws, k, p, o, z, stats);
+    stats->stages = 1;
+    if (st == MCD_ERR_UNSUPPORTED) return st;
+    stats->error = mcd_mlcp_error(p, z, mcd_ws_vec(ws, 9));
+    st = honest(st, stats, o);
+    if (st == MCD_OK || st == MCD_ERR_INFEASIBLE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
+        return st; /* a Lemke ray proves infeasibility when M is copositive-plus */
+    st = proximal_mlcp(ws, k, p, o, z, stats);
+    if (st != MCD_OK && k == MCD_SOLVER_MLCP_PFB_PLM && !has_box_row(p))
+        st = lemke_stage(ws, p, o, z, stats);
+    return st;
+}
+
+/* A frictional-contact problem by the method k, then its fallback chain. */
+static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
+                                   const mcd_solver_opts *o, double *r, double *u,
+                                   mcd_solver_stats *stats)
+{
+    mcd_status st = solve_fc3d_lm(ws, k, p, o, r, u, stats);
+    stats->stages = 1;
+    stats->error = mcd_fc3d_error(p, r, u); /* u = W r + q on return */
+    st = honest(st, stats, o);
+    if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
+        return st;
+    return proximal_fc3d(ws, p, o, r, u, stats);
 }
 
 /* Message for the statuses an algorithm returns without one. */
@@ -295,8 +458,7 @@ mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *
     mcd_solver_opts o;
     mcd_status st = prepare_mlcp(ws, k, p, opts, z, &o, err);
     if (st == MCD_OK && p->n > 0) {
-        st = k == MCD_SOLVER_MLCP_LEMKE ? solve_mlcp_lemke(ws, p, &o, z, stats, err)
-                                        : solve_mlcp_pfb(ws, k, p, &o, z, stats);
+        st = solve_mlcp_chain(ws, k, p, &o, z, stats, err);
         describe_outcome(st, k, &o, stats, err);
     }
     return finish(st, stats, t0);
@@ -312,7 +474,7 @@ mcd_status mcd_solve_fc3d(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *
     mcd_solver_opts o;
     mcd_status st = prepare_fc3d(ws, k, p, opts, r, u, &o, err);
     if (st == MCD_OK && mcd_fc3d_size(p) > 0) {
-        st = solve_fc3d_lm(ws, k, p, &o, r, u, stats);
+        st = solve_fc3d_chain(ws, k, p, &o, r, u, stats);
         describe_outcome(st, k, &o, stats, err);
     }
     return finish(st, stats, t0);

@@ -29,11 +29,13 @@ mcd_status mcd_solver_ws_create(int n, mcd_solver_ws **out, mcd_error *err)
     ws->mat1 = calloc(nn * nn, sizeof *ws->mat1);
     ws->mat2 = calloc(nn * nn, sizeof *ws->mat2);
     ws->mat3 = calloc(2 * nn * (nn + 1), sizeof *ws->mat3);
+    ws->mat4 = calloc(nn * nn, sizeof *ws->mat4);
     ws->vec = calloc(MCD_WS_VECTORS * 2 * nn, sizeof *ws->vec);
     ws->ivec = calloc(MCD_WS_INT_VECTORS * nn, sizeof *ws->ivec);
     ws->lwork = calloc((size_t)ws->lwork_len, sizeof *ws->lwork);
     ws->sparse = mcd_lm_sparse_create();
-    if (!ws->mat1 || !ws->mat2 || !ws->mat3 || !ws->vec || !ws->ivec || !ws->lwork || !ws->sparse) {
+    if (!ws->mat1 || !ws->mat2 || !ws->mat3 || !ws->mat4 || !ws->vec || !ws->ivec || !ws->lwork ||
+        !ws->sparse) {
         mcd_solver_ws_free(ws);
         return mcd_fail(err, MCD_ERR_NOMEM, "mcd_solver_ws_create: out of memory for n = %d", n);
     }
@@ -47,6 +49,7 @@ void mcd_solver_ws_free(mcd_solver_ws *ws)
     free(ws->mat1);
     free(ws->mat2);
     free(ws->mat3);
+    free(ws->mat4);
     free(ws->vec);
     free(ws->ivec);
     free(ws->lwork);

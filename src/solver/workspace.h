@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#define MCD_WS_VECTORS     11 /* double vectors of 2 n_max each */
+#define MCD_WS_VECTORS     14 /* double vectors of 2 n_max each */
 #define MCD_WS_INT_VECTORS 6  /* int vectors of n_max each */
 
 struct mcd_solver_ws {
@@ -17,6 +17,7 @@ struct mcd_solver_ws {
     double *mat1;  /* n_max^2 */
     double *mat2;  /* n_max^2 */
     double *mat3;  /* 2 n_max (n_max + 1) */
+    double *mat4;  /* n_max^2: the proximal stage's shifted matrix */
     double *vec;   /* MCD_WS_VECTORS x 2 n_max */
     int *ivec;     /* MCD_WS_INT_VECTORS x n_max */
     double *lwork; /* LAPACK work for dgels on (2 n_max) x n_max */

@@ -212,7 +212,8 @@ START_TEST(solvers_fail_from_the_wild_guess_with_fb_and_succeed_with_pfb)
         mcd_solver_opts o = mcd_solver_default_opts(kinds[k]);
         o.warm_start = 1;
         o.tol = tol;
-        o.pfb_lambda = 1.0; /* plain FB */
+        o.pfb_lambda = 1.0;             /* plain FB */
+        o.fallback = MCD_FALLBACK_NONE; /* the method alone */
         double z = 1e20;
         mcd_solver_stats st;
         ck_assert_int_eq(mcd_solve_mlcp(ws, kinds[k], &p, &o, &z, &st, NULL),

@@ -67,11 +67,61 @@ START_TEST(solves_do_not_allocate)
 }
 END_TEST
 
+/* The stages of the fallback chains (proximal, Lemke) use the workspace
+ * too: each chain is made to run by cutting its method's iterations (the
+ * PLMs: 1) or by a singular equality block (Lemke). */
+static long count_chain(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p, const mcd_fc3d *f,
+                        int max_iter, double *x, double *u)
+{
+    mcd_solver_opts o = mcd_solver_default_opts(k);
+    o.max_iter = max_iter;
+    mcd_solver_stats st;
+    alloc_counter_start();
+    if (p) {
+        mcd_solve_mlcp(ws, k, p, &o, x, &st, NULL);
+    } else {
+        mcd_solve_fc3d(ws, k, f, &o, x, u, &st, NULL);
+    }
+    const long allocations = alloc_counter_stop();
+    ck_assert_int_ge(st.stages, 2);
+    return allocations;
+}
+
+START_TEST(fallback_chains_do_not_allocate)
+{
+    enum { NC = 5, NB = 2, N = NB + 3 * NC };
+    const int regime[NC] = {TU_STICK, TU_SLIP, TU_SEPARATE, TU_SLIP, TU_STICK};
+    tu_rng rng = {43};
+    mcd_fc3d f;
+    double r_star[N], u_star[N], r[N], u[N], z[N];
+    tu_fc3d_with_solution(&rng, NC, NB, regime, &f, r_star, u_star);
+    mcd_mlcp p;
+    mcd_mlcp_alloc(&p, N, NULL);
+    tu_pd_matrix(&rng, N, p.M);
+    for (int i = 0; i < N; i++) p.q[i] = tu_uniform(&rng, -1, 1);
+    double Ms[4] = {0, 1, -1, 2}, qs[2] = {-1, -1}, lo[2] = {-INFINITY, 0};
+    double hi[2] = {INFINITY, INFINITY};
+    mcd_mlcp singular = {2, Ms, qs, lo, hi}; /* M_FF = 0 (test_solver_input.c) */
+    mcd_solver_ws *ws;
+    ck_assert_int_eq(mcd_solver_ws_create(N, &ws, NULL), MCD_OK);
+    for (int rep = 0; rep < 2; rep++) { /* the first round is the warm-up */
+        long a = count_chain(ws, MCD_SOLVER_MLCP_PFB_PLM, &p, NULL, 1, z, NULL) +
+                 count_chain(ws, MCD_SOLVER_MLCP_LEMKE, &singular, NULL, 0, z, NULL) +
+                 count_chain(ws, MCD_SOLVER_MNCP_PLM, NULL, &f, 1, r, u);
+        if (rep == 1) ck_assert_int_eq(a, 0);
+    }
+    mcd_solver_ws_free(ws);
+    mcd_mlcp_free(&p);
+    mcd_fc3d_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-alloc");
     TCase *tc = tcase_create("alloc");
     tcase_add_test(tc, solves_do_not_allocate);
+    tcase_add_test(tc, fallback_chains_do_not_allocate);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -196,16 +196,26 @@ START_TEST(lemke_rejects_box_rows)
 END_TEST
 
 /* Row 0 free with M_00 = 0: a saddle point the PFB solvers handle but whose
- * equality block Lemke cannot eliminate. */
+ * equality block Lemke cannot eliminate. Lemke alone reports it singular,
+ * with z = mid(lo, 0, hi) = (0, 0) and that point's error (|(1, 1)| /
+ * (1 + |q|)), not 0; its fallback chain (proximal PFB-PLM) solves it. */
 START_TEST(lemke_singular_equality_block)
 {
     double M[4] = {0, 1, -1, 2}, q[2] = {-1, -1}, lo[2] = {-INFINITY, 0}; /* z = (1, 1) */
-    double hi[2] = {INFINITY, INFINITY}, z[2];
+    double hi[2] = {INFINITY, INFINITY}, z[2] = {5, 5}, w[2];
     mcd_mlcp p = {2, M, q, lo, hi};
     mcd_error err = {0};
-    ck_assert_int_eq(solve_mlcp_with(MCD_SOLVER_MLCP_LEMKE, &p, z, &err), MCD_ERR_SINGULAR);
-    ck_assert_ptr_nonnull(strstr(err.msg, "singular"));
+    mcd_solver_opts alone = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
+    alone.fallback = MCD_FALLBACK_NONE;
     mcd_solver_stats st;
+    ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, &p, &alone, z, &st, &err),
+                     MCD_ERR_SINGULAR);
+    ck_assert_ptr_nonnull(strstr(err.msg, "singular"));
+    ck_assert(z[0] == 0 && z[1] == 0);
+    ck_assert_double_eq_tol(st.error, sqrt(2.0) / (1 + sqrt(2.0)), 1e-15);
+    ck_assert_double_eq_tol(st.error, mcd_mlcp_error(&p, z, w), 1e-15);
+    ck_assert_int_eq(solve_mlcp_with(MCD_SOLVER_MLCP_LEMKE, &p, z, &err), MCD_OK);
+    ck_assert_double_le(mcd_mlcp_error(&p, z, w), 1e-10);
     ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_PFB_PLM, &p, NULL, z, &st, NULL), MCD_OK);
     ck_assert_double_le(st.error, 1e-10);
     ck_assert_double_le(fabs(z[0] - 1) + fabs(z[1] - 1), 1e-8);

@@ -334,8 +334,8 @@ START_TEST(merit_never_increases_with_the_budget)
 }
 END_TEST
 
-/* Too few iterations: MCD_ERR_NOT_CONVERGED, stats filled, and the iterate
- * left is the one the stats describe. */
+/* Too few iterations of the method alone: MCD_ERR_NOT_CONVERGED, stats
+ * filled, and the iterate left is the one the stats describe. */
 START_TEST(non_convergence_is_a_status)
 {
     enum { NC = 6, NB = 2, N = NB + 3 * NC };
@@ -349,6 +349,7 @@ START_TEST(non_convergence_is_a_status)
     for (int k = 0; k < 2; k++) {
         mcd_solver_opts o = opts_for(mncp_kinds[k]);
         o.max_iter = 1;
+        o.fallback = MCD_FALLBACK_NONE; /* the method alone */
         mcd_solver_stats st;
         mcd_error err = {0};
         ck_assert_int_eq(mcd_solve_fc3d(ws, mncp_kinds[k], &p, &o, r, u, &st, &err),
@@ -370,6 +371,7 @@ START_TEST(non_convergence_is_a_status)
     }
     mcd_solver_opts o = opts_for(MCD_SOLVER_MLCP_LEMKE);
     o.max_iter = 3;
+    o.fallback = MCD_FALLBACK_NONE;
     double z[M];
     mcd_solver_stats st;
     ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, &lcp, &o, z, &st, NULL),

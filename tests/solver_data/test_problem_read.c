@@ -1,4 +1,4 @@
-/* Tests of the Siconos problem-file reader (include/mcdyn/problem_io.h):
+/* Tests of the Siconos problem-file reader and writer (include/mcdyn/problem_io.h):
  * the storage types and layouts on our fixtures (tests/solver_data/data)
  * and on the shared Siconos files, and its handling of bad input: every
  * malformed fixture, and every truncation of every shared file, fails with
@@ -355,6 +355,56 @@ START_TEST(test_every_truncation_fails_cleanly)
 }
 END_TEST
 
+/* The writer (problem_io.h) round-trips exactly: numbers with 17
+ * significant digits read back as the same doubles, MLCP row kinds in any
+ * order as blocks; rows or bilateral rows the layouts cannot hold are
+ * refused. Values: awkward doubles (1/3, 1e-300, -2^-1074, 1e300). */
+START_TEST(test_writer_round_trip)
+{
+    char path[] = "/tmp/mcdyn_write_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    const double vals[5] = {1.0 / 3.0, 1e-300, -4.9406564584124654e-324, 1e300, -0.1};
+    mcd_fc3d fc;
+    ck_assert_int_eq(mcd_fc3d_alloc(&fc, 2, 0, NULL), MCD_OK);
+    for (int i = 0; i < 36; i++) fc.W[i] = vals[i % 5] * (i % 7 == 0 ? 1 : -1);
+    for (int i = 0; i < 6; i++) fc.q[i] = vals[(i + 2) % 5];
+    fc.mu[0] = 0.3, fc.mu[1] = 1.0 / 7.0;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_problem_write_fc3d(path, &fc, &err) == MCD_OK, "%s", err.msg);
+    mcd_problem_file f = read_ok(path, MCD_PROBLEM_AUTO);
+    ck_assert_int_eq(f.kind, MCD_PROBLEM_FC3D);
+    ck_assert_int_eq(f.fc3d.nc, 2);
+    assert_array_eq(f.fc3d.W, fc.W, 36, "W");
+    assert_array_eq(f.fc3d.q, fc.q, 6, "q");
+    assert_array_eq(f.fc3d.mu, fc.mu, 2, "mu");
+    mcd_problem_file_free(&f);
+    fc.nb = 1, fc.nc = 1; /* same arrays, now a bilateral row: not writable */
+    ck_assert_int_eq(mcd_problem_write_fc3d(path, &fc, &err), MCD_ERR_UNSUPPORTED);
+    mcd_fc3d_free(&fc);
+    mcd_mlcp m;
+    ck_assert_int_eq(mcd_mlcp_alloc(&m, 5, NULL), MCD_OK);
+    for (int i = 0; i < 25; i++) m.M[i] = vals[i % 5] + i;
+    for (int i = 0; i < 5; i++) m.q[i] = -vals[i];
+    m.lo[1] = m.lo[2] = m.lo[4] = -INFINITY; /* free rows 1, 2, 4 */
+    ck_assert_msg(mcd_problem_write_mlcp(path, &m, &err) == MCD_OK, "%s", err.msg);
+    f = read_ok(path, MCD_PROBLEM_MLCP);
+    ck_assert_int_eq(f.mlcp.n, 5);
+    assert_array_eq(f.mlcp.M, m.M, 25, "M");
+    assert_array_eq(f.mlcp.q, m.q, 5, "q");
+    assert_array_eq(f.mlcp.lo, m.lo, 5, "lo");
+    assert_array_eq(f.mlcp.hi, m.hi, 5, "hi");
+    mcd_problem_file_free(&f);
+    m.hi[3] = 2.0; /* a box row */
+    ck_assert_int_eq(mcd_problem_write_mlcp(path, &m, &err), MCD_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(err.msg, "row 3"));
+    ck_assert_int_eq(mcd_problem_write_mlcp("/nonexistent/dir/p.dat", &m, &err) == MCD_OK, 0);
+    mcd_mlcp_free(&m);
+    unlink(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("problem-read");
@@ -369,6 +419,7 @@ static Suite *suite(void)
     tcase_add_test(good, test_explicit_kind);
     tcase_add_test(good, test_ambiguous_file_needs_a_kind);
     tcase_add_test(good, test_kind_names);
+    tcase_add_test(good, test_writer_round_trip);
     suite_add_tcase(s, good);
     TCase *bad = tcase_create("bad-input");
     tcase_add_loop_test(bad, test_bad_fixture, 0, sizeof bad_cases / sizeof *bad_cases);

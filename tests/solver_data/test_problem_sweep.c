@@ -35,12 +35,6 @@ static const expected_failure expected[] = {
      "secondary ray after 1 pivot: M = [0 A; B^T 0] (a bimatrix game) is copositive but not "
      "copositive-plus, where Lemke's method may stop on a ray although a solution exists "
      "(Siconos' Lemke stops there too; the PFB solvers solve it)"},
-    {"mlcp/PD_mlcp.dat", MCD_SOLVER_MLCP_LEMKE, MCD_ERR_SINGULAR,
-     "the equality block A of M = [A C; D B] (3 x 3) is singular (rank 2: two rows are "
-     "opposite), so the equality rows cannot be eliminated by a Schur complement; the PFB "
-     "solvers solve it"},
-    {"mlcp/diodeBridge_mlcp.dat", MCD_SOLVER_MLCP_LEMKE, MCD_ERR_SINGULAR,
-     "the same singular equality block as PD_mlcp.dat"},
     {"fc3d/Capsules-i125-1213.hdf5", MCD_SOLVER_MNCP_RLM, MCD_ERR_NOT_CONVERGED,
      "W (858 x 858) has rank 570, so the reactions are not unique and the Jacobian is singular "
      "at the solution: RLM stalls at error 6.7e-5 (still after 1000 iterations); PLM solves it"},

@@ -1,0 +1,167 @@
+/* Regression suite over the step problems captured from failing simulation
+ * steps (data/captured/, made by capture-problems from the scenarios in
+ * scenarios/; docs/solvers.md "Robustness"): every solver of the
+ * problem's family runs on every file; each result must be honest (MCD_OK
+ * only with the error recomputed here from the returned point <= tol, and
+ * stats.error equal to it), and the methods the table below names must
+ * converge. A file in the folder but not in the table fails the suite. */
+#include "mcdyn/ccp.h"
+#include "mcdyn/impact.h"
+#include "mcdyn/problem_io.h"
+#include "mcdyn/solver.h"
+#include "problem_list.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each file and the methods that converge on it at their default
+ * tolerance (space separated). Which step each file comes from: its name
+ * (scenario, the method that failed there, step index). */
+static const struct {
+    const char *file;
+    const char *converge;
+} expected[] = {
+    {"a1_apgd_449.dat", "mncp-plm"},
+    {"a1_lemke_560.dat", "mlcp-pfb-rlm mlcp-pfb-plm mlcp-lemke"},
+    {"a1_md_436.dat", "mncp-plm ccp-apgd"},
+    {"a1_plm_467.dat", "mncp-plm ccp-apgd maxdiss-bgs"},
+    {"a1_plm_531.dat", "ccp-apgd"},
+    {"a1_plm_543.dat", ""},
+    {"hum_plm_226.dat", ""},
+};
+enum { NFILES = sizeof expected / sizeof expected[0] };
+
+static int expects(int f, const char *method)
+{
+    const char *s = expected[f].converge;
+    size_t len = strlen(method);
+    for (const char *p = strstr(s, method); p; p = strstr(p + 1, method))
+        if ((p == s || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return 1;
+    return 0;
+}
+
+static mcd_problem_file read_captured(int f)
+{
+    char name[256];
+    snprintf(name, sizeof name, "captured/%s", expected[f].file);
+    mcd_problem_file pf = {0};
+    mcd_error err = {0};
+    ck_assert_msg(mcd_problem_read_siconos(fixture_path(name), MCD_PROBLEM_AUTO, &pf, &err) ==
+                      MCD_OK,
+                  "%s", err.msg);
+    return pf;
+}
+
+static void check_outcome(int f, const char *method, mcd_status s, double e, double tol,
+                          int iterations)
+{
+    printf("%-18s %-13s %-14s %6d iterations, error %.3g\n", expected[f].file, method,
+           mcd_status_str(s), iterations, e);
+    if (s == MCD_OK)
+        ck_assert_msg(e <= tol, "%s %s: MCD_OK, error %.3g", expected[f].file, method, e);
+    if (expects(f, method))
+        ck_assert_msg(s == MCD_OK, "%s: %s did not converge (%s, error %.3g)", expected[f].file,
+                      method, mcd_status_str(s), e);
+}
+
+static void solve_fc3d_all(int f, const mcd_fc3d *p)
+{
+    int n = mcd_fc3d_size(p);
+    mcd_solver_ws *ws;
+    ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
+    double *r = calloc(2 * (size_t)n, sizeof *r), *u = r + n;
+    for (int k = MCD_SOLVER_MNCP_RLM; k <= MCD_SOLVER_MNCP_PLM; k++) {
+        mcd_solver_stats st;
+        mcd_status s = mcd_solve_fc3d(ws, (mcd_solver_kind)k, p, NULL, r, u, &st, NULL);
+        double e = mcd_fc3d_error(p, r, NULL);
+        ck_assert_double_eq_tol(st.error, e, 1e-12 * e + 1e-300);
+        check_outcome(f, mcd_solver_name((mcd_solver_kind)k), s, e, 1e-10, st.iterations);
+    }
+    double *work = calloc(mcd_ccp_work_size(p) + mcd_maxdiss_work_size(p), sizeof *work);
+    mcd_ccp_opts co = mcd_ccp_default_opts();
+    mcd_ccp_stats cs, again;
+    memset(r, 0, (size_t)n * sizeof *r);
+    mcd_status s = mcd_ccp_solve_apgd(p, &co, r, work, &cs, NULL);
+    ck_assert_int_eq(mcd_ccp_residual(p, r, u, &again), MCD_OK);
+    ck_assert_double_eq_tol(cs.residual, again.residual, 1e-12 * again.residual + 1e-300);
+    check_outcome(f, "ccp-apgd", s, again.residual, co.tol, cs.iterations);
+    mcd_maxdiss_opts mo = mcd_maxdiss_default_opts();
+    mcd_maxdiss_stats ms;
+    memset(r, 0, (size_t)n * sizeof *r);
+    s = mcd_maxdiss_solve(p, &mo, r, work, &ms, NULL);
+    check_outcome(f, "maxdiss-bgs", s, ms.residual, mo.tol, ms.iterations);
+    free(work);
+    free(r);
+    mcd_solver_ws_free(ws);
+}
+
+static void solve_mlcp_all(int f, const mcd_mlcp *p)
+{
+    mcd_solver_ws *ws;
+    ck_assert_int_eq(mcd_solver_ws_create(p->n, &ws, NULL), MCD_OK);
+    double *z = calloc(2 * (size_t)p->n, sizeof *z), *w = z + p->n;
+    for (int k = MCD_SOLVER_MLCP_PFB_RLM; k <= MCD_SOLVER_MLCP_LEMKE; k++) {
+        mcd_solver_stats st;
+        mcd_status s = mcd_solve_mlcp(ws, (mcd_solver_kind)k, p, NULL, z, &st, NULL);
+        double e = mcd_mlcp_error(p, z, w);
+        ck_assert_double_eq_tol(st.error, e, 1e-12 * e + 1e-300);
+        check_outcome(f, mcd_solver_name((mcd_solver_kind)k), s, e, 1e-10, st.iterations);
+    }
+    free(z);
+    mcd_solver_ws_free(ws);
+}
+
+START_TEST(captured_problem)
+{
+    mcd_problem_file pf = read_captured(_i);
+    if (pf.kind == MCD_PROBLEM_FC3D) {
+        solve_fc3d_all(_i, &pf.fc3d);
+    } else {
+        solve_mlcp_all(_i, &pf.mlcp);
+    }
+    mcd_problem_file_free(&pf);
+}
+END_TEST
+
+/* Every .dat file of data/captured/ has a row in the table. */
+START_TEST(every_file_listed)
+{
+    DIR *dir = opendir(fixture_path("captured"));
+    ck_assert_ptr_nonnull(dir);
+    int count = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        if (!strstr(e->d_name, ".dat")) continue;
+        int found = 0;
+        for (int f = 0; f < NFILES; f++) found |= strcmp(e->d_name, expected[f].file) == 0;
+        ck_assert_msg(found, "captured/%s is not in the table of test_captured.c", e->d_name);
+        count++;
+    }
+    closedir(dir);
+    ck_assert_int_eq(count, NFILES);
+}
+END_TEST
+
+static Suite *captured_suite(void)
+{
+    Suite *s = suite_create("captured");
+    TCase *tc = tcase_create("problems");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, captured_problem, 0, NFILES);
+    tcase_add_test(tc, every_file_listed);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(captured_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
