@@ -130,6 +130,27 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     return MCD_OK;
 }
 
+/* n = round(duration / dt), refused (with the count it would need) when it
+ * is not a number of steps from 1 to MCD_RUNNER_MAX_STEPS: the quotient is
+ * checked as a double before it is converted. */
+static mcd_status step_count(double duration, double dt, long *n, mcd_error *err)
+{
+    if (!(dt > 0) || !isfinite(dt) || !(duration > 0) || !isfinite(duration))
+        return mcd_fail(err, MCD_ERR_ARG, "dt (%g s) and duration (%g s) must be finite and > 0",
+                        dt, duration);
+    const double steps = round(duration / dt);
+    if (!(steps <= (double)MCD_RUNNER_MAX_STEPS))
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "duration %g s at dt %g s needs %.3g steps, more than the limit of %ld "
+                        "(docs/scenarios.md)",
+                        duration, dt, duration / dt, MCD_RUNNER_MAX_STEPS);
+    if (steps < 1)
+        return mcd_fail(err, MCD_ERR_ARG, "duration %g s is shorter than half a step (dt %g s)",
+                        duration, dt);
+    *n = (long)steps;
+    return MCD_OK;
+}
+
 void mcd_runner_free(mcd_runner *r)
 {
     if (!r) return;
@@ -159,7 +180,7 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     mcd_status s = sim_options(sc, &o, &so, err);
     r->cap = so.max_contacts;
     r->dt = so.dt;
-    r->nsteps = (long)llround(r->duration / so.dt);
+    if (s == MCD_OK) s = step_count(r->duration, so.dt, &r->nsteps, err);
     if (s == MCD_OK && !(r->buf = calloc((size_t)r->cap, sizeof *r->buf)))
         s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &r->cw, err);
