@@ -8,10 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* strtod/strtol accept leading white space; a number on the command line
+ * must start with a sign, a digit or a point. */
+static int starts_like_number(const char *text)
+{
+    return *text == '+' || *text == '-' || *text == '.' || (*text >= '0' && *text <= '9');
+}
+
 int args_parse_double(const char *text, double *out)
 {
     char *end;
     errno = 0;
+    if (!starts_like_number(text)) return -1;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
     *out = v;
@@ -22,9 +30,25 @@ int args_parse_int(const char *text, int min, int *out)
 {
     char *end;
     errno = 0;
+    if (!starts_like_number(text)) return -1;
     long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE || v < min || v > 1000000000L) return -1;
+    if (end == text || *end != '\0' || errno == ERANGE || v < min || v > ARGS_INT_MAX) return -1;
     *out = (int)v;
+    return 0;
+}
+
+int args_parse_size(const char *text, int min, int max, int *width, int *height)
+{
+    const char *x = strchr(text, 'x');
+    char w[16];
+    size_t len = x ? (size_t)(x - text) : 0;
+    if (!x || len == 0 || len >= sizeof w) return -1;
+    memcpy(w, text, len);
+    w[len] = '\0';
+    int a, b;
+    if (args_parse_int(w, min, &a) != 0 || args_parse_int(x + 1, min, &b) != 0) return -1;
+    if (a > max || b > max) return -1;
+    *width = a, *height = b;
     return 0;
 }
 
@@ -52,7 +76,10 @@ int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msgl
         }
         n++;
         p += len;
-        if (*p == ',') p++;
+        if (*p == ',' && *++p == '\0') {
+            snprintf(msg, msglen, "'%s' ends with a comma", text);
+            return -1;
+        }
     }
     return n;
 }

@@ -4,7 +4,8 @@
 
 /* Parses a comma-separated list of finite numbers "0.1,2,-3e-2" into v
  * (capacity cap). Returns the count, or -1 (with a message in msg) when an
- * entry is not a finite number or there are more than cap entries. */
+ * entry is empty or not a finite number, the list ends with a comma, or
+ * there are more than cap entries. */
 int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msglen);
 
 /* Parses the comma-separated vector option `option` (text, NULL: keep v)
@@ -13,9 +14,18 @@ int args_parse_doubles(const char *text, double *v, int cap, char *msg, int msgl
 int args_parse_vector(const char *command, const char *option, const char *text, const char *what,
                       int n, double *v);
 
-/* Parses one finite double / one int >= min; returns 0 on success. */
+/* The largest integer an option accepts. */
+#define ARGS_INT_MAX 1000000000L
+
+/* Parses one finite double / one int in [min, ARGS_INT_MAX]; the whole
+ * text must be the number (no white space, no trailing characters; inf,
+ * nan and out-of-range values are refused). Returns 0 on success, -1
+ * otherwise (out untouched). */
 int args_parse_double(const char *text, double *out);
 int args_parse_int(const char *text, int min, int *out);
+
+/* Parses "WxH" with both sizes ints in [min, max]; returns 0 or -1. */
+int args_parse_size(const char *text, int min, int max, int *width, int *height);
 
 /* 1 if arg is "--help" or "-h". */
 int args_is_help(const char *arg);

@@ -12,6 +12,7 @@
 #include "draw_plot.h"
 #include "draw_scene.h"
 #include "mcdyn/closure.h"
+#include "mcdyn/runner.h"
 #include "mcdyn/scenario.h"
 #include "mcdyn/urdf.h"
 
@@ -69,8 +70,10 @@ static void usage(FILE *out)
             "                      by the isotropic one of the same trace, with a warning\n"
             "  --ignore-mimic      (URDF) load a <mimic> joint as an independent joint\n"
             "  -h, --help          print this help\n\n"
-            "gnuplot is run through popen (the program named by MCDYN_GNUPLOT, else\n"
-            "`gnuplot`), with the pngcairo terminal when available, else png.\n"
+            "gnuplot is run without a shell (the program named by MCDYN_GNUPLOT, else\n"
+            "`gnuplot` on PATH), with the pngcairo terminal when available, else png.\n"
+            "The picture is written all or nothing: a failure leaves a previous file\n"
+            "as it was.\n"
             "Errors are reported on standard error; the exit code is 1 for a bad file,\n"
             "state or a failed drawing, 2 for bad usage.\n");
 }
@@ -134,9 +137,7 @@ static int check_options(const draw_options *o, draw_view *view, double *time, i
         return args_usage_error("draw", "--time: '%s' is not a number >= 0", o->time);
     *width = 800, *height = 600;
     if (o->size) {
-        char tail;
-        if (sscanf(o->size, "%dx%d%c", width, height, &tail) != 2 || *width < 100 ||
-            *height < 100 || *width > 10000 || *height > 10000)
+        if (args_parse_size(o->size, 100, 10000, width, height) != 0)
             return args_usage_error(
                 "draw", "--size: '%s' is not WxH with sizes from 100 to 10000 pixels", o->size);
     }
@@ -235,7 +236,12 @@ static int set_state(drawing *dr, const draw_options *o, int simulated)
 
 static int simulate(drawing *dr, double time)
 {
-    long steps = lround(time / dr->dt);
+    const double count = round(time / dr->dt);
+    if (!(count <= (double)MCD_RUNNER_MAX_STEPS))
+        return args_fail("draw",
+                         "--time %g s at dt %g s needs %.3g steps, more than the limit of %ld",
+                         time, dr->dt, time / dr->dt, MCD_RUNNER_MAX_STEPS);
+    const long steps = (long)count;
     for (long n = 0; n < steps; n++)
         if (mcd_closure_step(dr->m, dr->d, dr->q, dr->qd, dr->tau, dr->dt, dr->tol) != MCD_OK)
             return args_fail("draw", "simulation step %ld (t = %g s) failed: %s", n + 1, n * dr->dt,

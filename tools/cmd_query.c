@@ -18,6 +18,8 @@ typedef struct query_options {
     const char **node_args; /* "LINK[:x,y,z]", nnode entries (argv) */
 } query_options;
 
+#define QUERY_MAX_NUMBERS 4e6 /* numbers in the output, see usage() */
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -61,8 +63,10 @@ static void usage(FILE *out)
             "  --quiet             do not print the URDF loader's warnings (collision meshes\n"
             "                      not found, inertias balanced, <mimic> ignored)\n"
             "  -h, --help          print this help\n\n"
+            "The output holds nv^2 + 6 K nv + 36 K^2 + 5 nv + 12 K numbers for K nodes; a\n"
+            "model and nodes needing more than 4e6 (about 100 MB) are refused.\n"
             "Errors are reported on standard error; the exit code is 1 for a bad model or\n"
-            "value, 2 for bad usage.\n");
+            "value, a failed write to standard output, 2 for bad usage.\n");
 }
 
 /* The slot of a valued option, or NULL if a is not one. --node values
@@ -223,11 +227,25 @@ static int load_model(query *qy, const query_options *o)
     return 0;
 }
 
+/* The output holds M (nv^2 numbers), 6 K nv Jacobian entries, the 6K x 6K
+ * Lambda and a few vectors of nv for K nodes; refused above
+ * QUERY_MAX_NUMBERS (about 100 MB of JSON at up to 25 bytes a number). */
+static int check_size(int nv, int nnode)
+{
+    const double v = nv, k = nnode;
+    const double numbers = v * v + 6 * k * v + 36 * k * k + 5 * v + 12 * k;
+    if (numbers <= QUERY_MAX_NUMBERS) return 0;
+    return args_fail("query",
+                     "the output would hold %.3g numbers (nv = %d, %d nodes), more than the "
+                     "limit of %.0f (`mcdyn query --help`)",
+                     numbers, nv, nnode, QUERY_MAX_NUMBERS);
+}
+
 /* Loads the model, adds the nodes (before the workspace is made) and sets
  * the state. */
 static int setup(query *qy, const query_options *o)
 {
-    if (load_model(qy, o)) return 1;
+    if (load_model(qy, o) || check_size(qy->m->nv, o->nnode)) return 1;
     qy->nodes = calloc((size_t)(o->nnode > 0 ? o->nnode : 1), sizeof *qy->nodes);
     if (!qy->nodes) return args_fail("query", "out of memory");
     while (qy->nnode < o->nnode) {
@@ -249,7 +267,7 @@ static int run_sections(query *qy)
     }
     json_writer w;
     json_begin(&w, stdout);
-    for (int i = 0; i < query_nsections; i++) query_sections[i].write(qy, &w);
+    for (int i = 0; i < query_nsections && !ferror(stdout); i++) query_sections[i].write(qy, &w);
     json_end(&w);
     return 0;
 }

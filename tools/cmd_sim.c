@@ -1,5 +1,6 @@
 /* `mcdyn sim`: runs a scenario file, writes the trajectory CSV and a PNG
  * plot, shows progress on a terminal and prints a summary. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,9 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "atomic_file.h"
 #include "cli.h"
+#include "mcdyn/dynamics.h"
 #include "mcdyn/runner.h"
 #include "plot.h"
 
@@ -169,32 +172,53 @@ static void print_summary(const summary *s, mcd_runner *r, const char *solver)
            s->physics - split);
 }
 
+#define PLOT_COLUMNS_MAX 16
+#define PLOT_NAME_MAX    256
+
+/* names[n] = the first len bytes of text; -1 (message printed) when the
+ * name is too long or there are too many. */
+static int add_name(char names[][PLOT_NAME_MAX], int *n, const char *text, size_t len)
+{
+    if (*n >= PLOT_COLUMNS_MAX) {
+        fprintf(stderr, "mcdyn sim: more than %d plot columns\n", PLOT_COLUMNS_MAX);
+        return -1;
+    }
+    if (len >= PLOT_NAME_MAX) {
+        fprintf(stderr, "mcdyn sim: plot column name longer than %d bytes\n", PLOT_NAME_MAX - 1);
+        return -1;
+    }
+    memcpy(names[*n], text, len);
+    names[(*n)++][len] = '\0';
+    return 0;
+}
+
 /* Resolves the plot columns; returns their count or -1 (message printed). */
 static int plot_columns(mcd_runner *r, const mcd_scenario *sc, const sim_options *o, int *cols,
-                        char names[][64], int cap)
+                        char names[][PLOT_NAME_MAX])
 {
-    int n = 0;
+    int n = 0, bad = 0;
     if (o->columns) {
-        const char *p = o->columns;
-        while (*p && n < cap) {
+        for (const char *p = o->columns; *p && !bad;) {
             size_t len = strcspn(p, ",");
-            snprintf(names[n++], 64, "%.*s", (int)len, p);
+            bad = add_name(names, &n, p, len);
             p += len + (p[len] == ',');
         }
     } else if (sc->settings.output.nplot_columns > 0) {
-        for (int i = 0; i < sc->settings.output.nplot_columns && n < cap; i++)
-            snprintf(names[n++], 64, "%s", sc->settings.output.plot_columns[i]);
+        for (int i = 0; i < sc->settings.output.nplot_columns && !bad; i++)
+            bad = add_name(names, &n, sc->settings.output.plot_columns[i],
+                           strlen(sc->settings.output.plot_columns[i]));
     } else {
         const mcd_model *m = sc->model;
-        snprintf(names[n++], 64, "%s.z", m->nbody ? m->body_name[m->nbody - 1] : "t");
+        char last[PLOT_NAME_MAX + 2];
+        int len = snprintf(last, sizeof last, "%s.z", m->nbody ? m->body_name[m->nbody - 1] : "t");
+        bad = add_name(names, &n, last, (size_t)len < sizeof last ? (size_t)len : sizeof last);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && !bad; i++)
         if ((cols[i] = mcd_runner_csv_column(r, names[i])) < 0) {
             fprintf(stderr, "mcdyn sim: no CSV column '%s' to plot\n", names[i]);
-            return -1;
+            bad = -1;
         }
-    for (int i = 0; i < n; i++) cols[i] += 1; /* gnuplot counts from 1 */
-    return n;
+    return bad ? -1 : n;
 }
 
 static void print_warning(const mcd_scenario *sc)
@@ -230,41 +254,144 @@ static int open_log(const char *path, const mcd_scenario *sc, const char *scenar
     return s != MCD_OK;
 }
 
-/* Steps through the duration, writing CSV rows; returns the status. The
- * steps are timed as physics, the rows as output. */
-static mcd_status run(mcd_runner *r, const mcd_scenario *sc, FILE *csv, mcd_log *log, int show,
-                      summary *s)
+/* How a run ended. */
+typedef enum run_end { RUN_DONE, RUN_STEP_FAILED, RUN_WRITE_FAILED, RUN_LOG_FAILED } run_end;
+
+/* RUN_WRITE_FAILED (with the reason) once a write to csv failed. */
+static run_end written(FILE *csv, int *write_errno)
+{
+    if (!ferror(csv)) return RUN_DONE;
+    *write_errno = errno ? errno : EIO;
+    return RUN_WRITE_FAILED;
+}
+
+/* Steps through the duration, writing CSV rows (checked after each one: a
+ * full disk stops the run) and log rows. The steps are timed as physics,
+ * the rows as output. */
+static run_end run(mcd_runner *r, const mcd_scenario *sc, FILE *csv, mcd_log *log, int show,
+                   summary *s, int *write_errno)
 {
     const long n = mcd_runner_steps(r);
     const int every = sc->settings.output.every > 0 ? sc->settings.output.every : 1;
     const double t0 = now();
     mcd_step_stats st;
     memset(&st, 0, sizeof st);
+    run_end end = RUN_DONE;
     if (csv) {
+        errno = 0;
         mcd_runner_csv_header(r, csv);
         mcd_runner_csv_row(r, &st, csv);
+        end = written(csv, write_errno);
     }
     mcd_error err = {0};
-    mcd_status status = log ? mcd_runner_log_row(r, &st, log, &err) : MCD_OK;
+    if (log && end == RUN_DONE && mcd_runner_log_row(r, &st, log, &err) != MCD_OK)
+        end = RUN_LOG_FAILED;
     s->output = now() - t0;
-    for (long k = 0; k < n && status == MCD_OK; k++) {
+    for (long k = 0; k < n && end == RUN_DONE; k++) {
         const double t1 = now();
-        status = mcd_runner_step(r, &st);
+        const mcd_status status = mcd_runner_step(r, &st);
         const double t2 = now();
         s->physics += t2 - t1;
-        if (status != MCD_OK) break;
+        if (status != MCD_OK) {
+            end = RUN_STEP_FAILED;
+            break;
+        }
         accumulate(s, &st);
         if ((csv || log) && (k + 1) % every == 0) {
-            if (csv) mcd_runner_csv_row(r, &st, csv);
-            if (log) status = mcd_runner_log_row(r, &st, log, &err);
+            if (csv) {
+                errno = 0;
+                mcd_runner_csv_row(r, &st, csv);
+                end = written(csv, write_errno);
+            }
+            if (log && end == RUN_DONE && mcd_runner_log_row(r, &st, log, &err) != MCD_OK)
+                end = RUN_LOG_FAILED;
             s->output += now() - t2;
         }
         if (show && (k % 200 == 0 || k + 1 == n)) progress((double)(k + 1) / n, now() - t0);
     }
     s->wall = now() - t0;
-    if (show && status == MCD_OK) fputc('\n', stderr);
-    if (err.msg[0]) fprintf(stderr, "mcdyn sim: %s\n", err.msg);
-    return status;
+    if (show) fputc('\n', stderr);
+    if (end == RUN_LOG_FAILED) fprintf(stderr, "mcdyn sim: %s\n", err.msg);
+    return end;
+}
+
+/* Total mechanical energy (kinetic + potential) of the simulator's state. */
+static double energy(mcd_runner *r, const mcd_scenario *sc)
+{
+    mcd_sim *sim = mcd_runner_sim(r);
+    double T = 0, U = 0;
+    mcd_energy(sc->model, mcd_sim_data(sim), mcd_sim_q(sim), mcd_sim_qd(sim), &T, &U);
+    return T + U;
+}
+
+static void print_energy(double E0, double E1)
+{
+    printf("energy            %.6g J -> %.6g J (change %+.6g J, %+.3g %%)\n", E0, E1, E1 - E0,
+           E0 != 0 ? 100 * (E1 - E0) / fabs(E0) : 0.0);
+}
+
+/* The trajectory CSV: the target written all or nothing, or (only a plot
+ * asked for) a temporary file. */
+typedef struct csv_output {
+    atomic_file file;
+    char tmp[64];
+    const char *path; /* what the plot reads */
+} csv_output;
+
+static int csv_open(csv_output *c, const char *target, int for_plot)
+{
+    char msg[512];
+    memset(c, 0, sizeof *c);
+    if (target) {
+        c->path = target;
+        if (atomic_file_open(&c->file, target, msg, sizeof msg) == 0) return 0;
+        fprintf(stderr, "mcdyn sim: %s\n", msg);
+        return -1;
+    }
+    if (!for_plot) return 0;
+    snprintf(c->tmp, sizeof c->tmp, "/tmp/mcdyn-sim-XXXXXX");
+    int fd = mkstemp(c->tmp);
+    if (fd >= 0 && (c->file.f = fdopen(fd, "wb"))) {
+        c->path = c->tmp;
+        return 0;
+    }
+    fprintf(stderr, "mcdyn sim: cannot create a temporary CSV for the plot: %s\n", strerror(errno));
+    if (fd >= 0) close(fd), unlink(c->tmp);
+    c->tmp[0] = '\0';
+    return -1;
+}
+
+/* Finishes the CSV after a run: committed when the run ended well, else
+ * discarded (a previous file stays as it was). Returns 0 or -1. */
+static int csv_close(csv_output *c, run_end end, int write_errno)
+{
+    char msg[512];
+    if (!c->file.f) return 0;
+    if (end == RUN_WRITE_FAILED) {
+        fprintf(stderr, "mcdyn sim: cannot write %s: %s\n",
+                c->tmp[0] ? "the temporary CSV" : c->path, strerror(write_errno));
+        end = RUN_STEP_FAILED;
+    }
+    if (c->tmp[0]) {
+        int bad = fflush(c->file.f) != 0 || ferror(c->file.f);
+        bad |= fclose(c->file.f) != 0;
+        c->file.f = NULL;
+        if (bad && end == RUN_DONE) fprintf(stderr, "mcdyn sim: cannot write the temporary CSV\n");
+        return bad || end != RUN_DONE ? -1 : 0;
+    }
+    if (end != RUN_DONE) {
+        atomic_file_discard(&c->file);
+        return -1;
+    }
+    if (atomic_file_commit(&c->file, msg, sizeof msg) == 0) return 0;
+    fprintf(stderr, "mcdyn sim: %s\n", msg);
+    return -1;
+}
+
+static void csv_free(csv_output *c)
+{
+    atomic_file_discard(&c->file);
+    if (c->tmp[0]) unlink(c->tmp);
 }
 
 int mcd_cmd_sim(int argc, char **argv)
@@ -289,45 +416,37 @@ int mcd_cmd_sim(int argc, char **argv)
     ov.solver = o.solver, ov.dt = o.dt, ov.duration = o.duration,
     ov.contact_slots = o.contact_slots;
     mcd_runner *r = NULL;
-    mcd_log *log = NULL;
-    const char *h5_path = o.h5 ? o.h5 : sc->settings.output.h5;
-    FILE *csv = NULL;
-    char tmp_csv[64] = "";
     const char *csv_path = o.out ? o.out : sc->settings.output.csv;
     const char *png_path = o.plot ? o.plot : sc->settings.output.plot;
-    int cols[16];
-    char names[16][64];
+    int cols[PLOT_COLUMNS_MAX];
+    char names[PLOT_COLUMNS_MAX][PLOT_NAME_MAX];
     int ncols = 0;
+    csv_output csv;
+    memset(&csv, 0, sizeof csv);
+    mcd_log *log = NULL;
+    const char *h5_path = o.h5 ? o.h5 : sc->settings.output.h5;
     code = 1;
     if (mcd_runner_create(sc, &ov, &r, &err) != MCD_OK) {
         fprintf(stderr, "mcdyn sim: %s: %s\n", o.scenario, err.msg);
         goto done;
     }
-    if (png_path && (ncols = plot_columns(r, sc, &o, cols, names, 16)) < 0) goto done;
-    if (!csv_path && png_path) { /* the plot reads a CSV: a temporary one */
-        snprintf(tmp_csv, sizeof tmp_csv, "/tmp/mcdyn-sim-XXXXXX");
-        int fd = mkstemp(tmp_csv);
-        if (fd >= 0) close(fd);
-        csv_path = tmp_csv;
-    }
-    if (csv_path && !(csv = fopen(csv_path, "w"))) {
-        fprintf(stderr, "mcdyn sim: cannot write '%s'\n", csv_path);
-        goto done;
-    }
+    if (png_path && (ncols = plot_columns(r, sc, &o, cols, names)) < 0) goto done;
+    if (csv_open(&csv, csv_path, png_path != NULL) != 0) goto done;
     if (h5_path && open_log(h5_path, sc, o.scenario, o.contact_slots, &log)) goto done;
     static char csv_buffer[1 << 20]; /* rows reach the file in 1 MB writes, not 4 KB ones */
-    if (csv) setvbuf(csv, csv_buffer, _IOFBF, sizeof csv_buffer);
+    if (csv.file.f) setvbuf(csv.file.f, csv_buffer, _IOFBF, sizeof csv_buffer);
     summary s;
     memset(&s, 0, sizeof s);
-    mcd_status st = run(r, sc, csv, log, !o.quiet && isatty(STDERR_FILENO), &s);
-    if (csv) fclose(csv), csv = NULL;
+    const double E0 = energy(r, sc);
+    int write_errno = 0;
+    run_end end = run(r, sc, csv.file.f, log, !o.quiet && isatty(STDERR_FILENO), &s, &write_errno);
     print_summary(&s, r, o.solver ? o.solver : mcd_step_method_name(sc->settings.solver.kind));
-    if (st != MCD_OK) {
+    print_energy(E0, energy(r, sc));
+    if (end == RUN_STEP_FAILED)
         fprintf(stderr, "mcdyn sim: stopped at t = %.6f: %s\n", mcd_sim_time(mcd_runner_sim(r)),
                 mcd_sim_error(mcd_runner_sim(r)));
-        goto done;
-    }
-    if (csv_path && csv_path != tmp_csv) printf("trajectory        %s\n", csv_path);
+    if (csv_close(&csv, end, write_errno) != 0 || end != RUN_DONE) goto done;
+    if (csv_path) printf("trajectory        %s\n", csv_path);
     if (log) {
         mcd_status closed = mcd_log_close(log, &err);
         log = NULL;
@@ -338,10 +457,10 @@ int mcd_cmd_sim(int argc, char **argv)
         printf("log               %s\n", h5_path);
     }
     if (png_path) {
-        const char *legend[16];
-        char msg[256];
+        const char *legend[PLOT_COLUMNS_MAX];
+        char msg[512];
         for (int i = 0; i < ncols; i++) legend[i] = names[i];
-        if (plot_csv_png(csv_path, png_path, sc->name, cols, legend, ncols, msg, sizeof msg)) {
+        if (plot_csv_png(csv.path, png_path, sc->name, cols, legend, ncols, msg, sizeof msg)) {
             fprintf(stderr, "mcdyn sim: %s\n", msg);
             goto done;
         }
@@ -350,8 +469,7 @@ int mcd_cmd_sim(int argc, char **argv)
     code = 0;
 done:
     mcd_log_discard(log);
-    if (csv) fclose(csv);
-    if (tmp_csv[0]) remove(tmp_csv);
+    csv_free(&csv);
     mcd_runner_free(r);
     mcd_scenario_free(sc);
     return code;

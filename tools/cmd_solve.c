@@ -7,6 +7,7 @@
 #include "args.h"
 #include "cli.h"
 #include "fclib_read.h"
+#include "atomic_file.h"
 #include "json.h"
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
@@ -208,20 +209,23 @@ static void write_json(FILE *out, const char *file, const mcd_problem_file *f,
     json_end(&w);
 }
 
-/* Writes the JSON to a->json_path or standard output; 0 on success. */
+/* Writes the JSON to a->json_path (all or nothing) or standard output
+ * (checked when the command ends, mcdyn.c); 0 on success. */
 static int emit(const solve_args *a, const mcd_problem_file *f, const solve_result *r,
                 const mcd_error *err)
 {
-    FILE *out = a->json_path ? fopen(a->json_path, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "mcdyn solve: cannot write '%s'\n", a->json_path);
-        return -1;
+    if (!a->json_path) {
+        write_json(stdout, a->file, f, r, err);
+        return 0;
     }
-    write_json(out, a->file, f, r, err);
-    int bad = ferror(out);
-    if (a->json_path) bad |= fclose(out) != 0;
-    if (bad) fprintf(stderr, "mcdyn solve: writing the JSON failed\n");
-    return bad ? -1 : 0;
+    atomic_file out;
+    char msg[512];
+    if (atomic_file_open(&out, a->json_path, msg, sizeof msg) == 0) {
+        write_json(out.f, a->file, f, r, err);
+        if (atomic_file_commit(&out, msg, sizeof msg) == 0) return 0;
+    }
+    fprintf(stderr, "mcdyn solve: %s\n", msg);
+    return -1;
 }
 
 /* Solves f and reports; returns the exit code. */

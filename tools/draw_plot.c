@@ -1,14 +1,10 @@
 /* `mcdyn draw`: a scene rendered to PNG by gnuplot (tools/draw_plot.h). */
 #include "draw_plot.h"
 
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
+
+#include "plot.h"
 
 /* Layer styles: datablock name, gnuplot style, legend ("" : none). */
 static const struct {
@@ -29,17 +25,6 @@ static const struct {
     [DRAW_CLOSURE_FRAME] = {"$closures", "with points pt 2 ps 2.2 lw 2 lc rgb '#d62728'",
                             "closure frames"},
 };
-
-/* text as a gnuplot single-quoted string ('' stands for a quote). */
-static void put_string(FILE *f, const char *text)
-{
-    fputc('\'', f);
-    for (const char *c = text; *c; c++) {
-        if (*c == '\'') fputc('\'', f);
-        if (*c != '\n' && *c != '\r') fputc(*c, f);
-    }
-    fputc('\'', f);
-}
 
 static void put_block(FILE *f, const char *name, const draw_points *p)
 {
@@ -69,22 +54,29 @@ static void ranges(const draw_scene *s, double lo[2], double hi[2])
     }
 }
 
-static void put_script(FILE *f, const draw_scene *s, const draw_plot_options *o)
+/* The scene and the options, for the script. */
+typedef struct draw_job {
+    const draw_scene *s;
+    const draw_plot_options *o;
+} draw_job;
+
+static int put_script(FILE *f, void *user)
 {
+    const draw_job *job = user;
+    const draw_scene *s = job->s;
+    const draw_plot_options *o = job->o;
     double lo[2], hi[2];
     ranges(s, lo, hi);
     fprintf(f, "set encoding utf8\n"
                "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n");
     fprintf(f, "  set terminal pngcairo size %d,%d font 'sans,11'\n", o->width, o->height);
     fprintf(f, "} else {\n  set terminal png size %d,%d\n}\n", o->width, o->height);
-    fprintf(f, "set output ");
-    put_string(f, o->out);
-    fprintf(f, "\nset title ");
-    put_string(f, o->title);
+    fprintf(f, "set output\nset title ");
+    plot_put_string(f, o->title);
     fprintf(f, " noenhanced\nset xlabel ");
-    put_string(f, o->xlabel);
+    plot_put_string(f, o->xlabel);
     fprintf(f, " noenhanced\nset ylabel ");
-    put_string(f, o->ylabel);
+    plot_put_string(f, o->ylabel);
     fprintf(f, " noenhanced\n"
                "set size ratio -1\n"
                "set grid lc rgb '#e4e4e4'\n"
@@ -113,66 +105,11 @@ static void put_script(FILE *f, const draw_scene *s, const draw_plot_options *o)
     }
     if (!any) fprintf(f, "plot NaN notitle");
     fprintf(f, "\nunset output\n");
-}
-
-/* Checks that path can be written (creating it), then removes it so that
- * a failed run leaves no stale picture. */
-static int check_writable(const char *path, char *msg, size_t msglen)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        snprintf(msg, msglen, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    fclose(f);
-    remove(path);
     return 0;
 }
 
 int draw_plot_png(const draw_scene *s, const draw_plot_options *o, char *msg, size_t msglen)
 {
-    const char *program = getenv("MCDYN_GNUPLOT");
-    if (!program || !*program) program = "gnuplot";
-    if (check_writable(o->out, msg, msglen) != 0) return -1;
-    /* gnuplot's standard output is discarded: after an error it may write the
-     * picture there */
-    size_t len = strlen(program) + sizeof " >/dev/null";
-    char *command = malloc(len);
-    if (!command) {
-        snprintf(msg, msglen, "out of memory");
-        return -1;
-    }
-    snprintf(command, len, "%s >/dev/null", program);
-    fflush(NULL);
-    FILE *f = popen(command, "w");
-    free(command);
-    if (!f) {
-        snprintf(msg, msglen, "cannot start %s: %s", program, strerror(errno));
-        return -1;
-    }
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* gnuplot may exit early */
-    put_script(f, s, o);
-    int write_error = ferror(f);
-    int status = pclose(f);
-    signal(SIGPIPE, old == SIG_ERR ? SIG_DFL : old);
-    int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code == 127) {
-        snprintf(msg, msglen,
-                 "cannot run %s: not found (is gnuplot installed? see "
-                 "tools/install-deps.sh)",
-                 program);
-        return -1;
-    }
-    if (code != 0 || write_error) {
-        remove(o->out);
-        snprintf(msg, msglen, "%s failed (%s %d)%s", program, code >= 0 ? "exit code" : "status",
-                 code >= 0 ? code : status, write_error ? "; the script could not be written" : "");
-        return -1;
-    }
-    struct stat st;
-    if (stat(o->out, &st) != 0 || st.st_size == 0) {
-        snprintf(msg, msglen, "%s wrote no picture to %s", program, o->out);
-        return -1;
-    }
-    return 0;
+    draw_job job = {s, o};
+    return plot_png(o->out, put_script, &job, msg, msglen);
 }

@@ -13,6 +13,7 @@ packages=(
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
   gnuplot-nox                                     # PNG plots
   clang-format                                    # format check (tests/format)
+  clang libclang-rt-14-dev                        # libFuzzer targets (tools/fuzz.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

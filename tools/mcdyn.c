@@ -1,4 +1,5 @@
 /* mcdyn — command-line entry point: dispatches to the subcommands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,17 @@ static void usage(FILE *out)
     fprintf(out, "\n`mcdyn <command> --help` describes each command's options.\n");
 }
 
+/* Exit code 1 with a message when standard output could not be written
+ * (a full disk, /dev/full, a closed pipe), whatever the command returned:
+ * every write to it is checked here, once, at the end. */
+static int checked_stdout(int code)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return code;
+    fprintf(stderr, "mcdyn: cannot write standard output: %s\n", strerror(errno ? errno : EIO));
+    return code ? code : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -43,7 +55,8 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
-        if (!strcmp(argv[1], subcommands[i].name)) return subcommands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], subcommands[i].name))
+            return checked_stdout(subcommands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "mcdyn: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return 2;

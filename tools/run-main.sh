@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds mcdyn and runs the main job: the twelve-link pendulum of Mylapilli &
 # Jain (2017, Sec. 6.2) falling onto the floor and into a wall for 20 s with
-# frictional contact (MNCP, exact Coulomb cone), writing the trajectory to
+# frictional contact (MNCP, exact Coulomb cone) and Newton's restitution as
+# in the paper (which creates energy at some impacts, Kane's paradox: the
+# summary's energy line shows the change), writing the trajectory to
 # out/pendulum12.csv and a plot of the last link's height to
 # out/pendulum12.png.
 set -euo pipefail

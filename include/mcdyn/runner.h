@@ -46,6 +46,10 @@ typedef struct mcd_runner_overrides {
 
 mcd_runner_overrides mcd_runner_default_overrides(void);
 
+/* The most steps a run may take (duration / dt); mcd_runner_create refuses
+ * more with the number it would need. */
+#define MCD_RUNNER_MAX_STEPS 1000000000L
+
 typedef struct mcd_runner mcd_runner;
 
 /* Builds the collision world and the simulator for sc (which must outlive

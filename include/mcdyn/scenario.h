@@ -77,7 +77,7 @@ typedef struct mcd_contact_settings {
                                            fixed (at direction_angle from f); default aligned */
     double direction_angle;             /* fixed mode: angle of the first direction from the
                                            contact frame's f axis [rad] (default 0) */
-    mcd_impact_law impact_law;          /* newton | maxdiss | stronge (default newton) */
+    mcd_impact_law impact_law;          /* newton | maxdiss | stronge (default stronge) */
     mcd_penetration_method penetration; /* default velocity */
     double penetration_gain;            /* in [0, 1] (default 0.2) */
     double penetration_max_velocity;    /* [m/s], >= 0 (default 1) */

@@ -109,6 +109,9 @@ typedef struct mcd_sim_options {
                                     step that needs more than the limit fails */
     double closure_tolerance;    /* position projection of closures [m] (1e-10) */
     int joint_damping;           /* 1: apply the model's joint damping as -b qd (1) */
+    double divergence_factor;    /* stop a step that multiplies the kinetic energy by more than
+                                    this over what the applied forces supply (docs/scenarios.md,
+                                    divergence guard); 0: no guard (4) */
 } mcd_sim_options;
 
 mcd_sim_options mcd_sim_default_options(void);

@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most steps a scenario may ask for: MCD_RUNNER_MAX_STEPS of runner.h,
+ * which this layer sits below. */
+#define SCN_MAX_STEPS 1e9
+
 /* Names of the simulator's enums (sim.h), in enum order. */
 static const char *const integrator_names[] = {"euler", "midpoint"};
 static const char *const on_failure_names[] = {"stop", "warn-and-continue"};
@@ -18,6 +22,10 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
     mcd_scenario_settings s;
     memset(&s, 0, sizeof s);
     s.contact.mu = 0.5;
+    /* Stronge's energetic restitution never creates energy; Newton's with
+     * friction can (Kane's paradox, docs/theory/impacts.md), so a scenario
+     * that wants it names it */
+    s.contact.impact_law = MCD_IMPACT_STRONGE;
     s.contact.directions = 4;
     s.contact.direction_mode = MCD_DIRECTIONS_ALIGNED;
     s.contact.penetration = MCD_PENETRATION_VELOCITY;
@@ -129,6 +137,12 @@ mcd_status scn_parse_settings(const scn_ctx *c, const scn_at *doc)
         st = scn_fail(c, &at, MCD_ERR_ARG, "must be >= dt (%g), got %g", s->dt, s->duration);
     if (st == MCD_OK && s->duration < s->dt && scn_find(doc, "dt", &at))
         st = scn_fail(c, &at, MCD_ERR_ARG, "must be <= duration (%g), got %g", s->duration, s->dt);
+    if (st == MCD_OK && !(s->duration / s->dt <= SCN_MAX_STEPS) &&
+        (scn_find(doc, "dt", &at) || scn_find(doc, "duration", &at)))
+        st = scn_fail(c, &at, MCD_ERR_ARG,
+                      "duration %g s at dt %g s needs %.3g steps, more than the limit of %.0f "
+                      "(docs/scenarios.md)",
+                      s->duration, s->dt, s->duration / s->dt, SCN_MAX_STEPS);
     if (st == MCD_OK) st = parse_solver(c, doc);
     if (st == MCD_OK) st = parse_output(c, doc);
     return st;

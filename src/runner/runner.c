@@ -160,6 +160,27 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     return MCD_OK;
 }
 
+/* n = round(duration / dt), refused (with the count it would need) when it
+ * is not a number of steps from 1 to MCD_RUNNER_MAX_STEPS: the quotient is
+ * checked as a double before it is converted. */
+static mcd_status step_count(double duration, double dt, long *n, mcd_error *err)
+{
+    if (!(dt > 0) || !isfinite(dt) || !(duration > 0) || !isfinite(duration))
+        return mcd_fail(err, MCD_ERR_ARG, "dt (%g s) and duration (%g s) must be finite and > 0",
+                        dt, duration);
+    const double steps = round(duration / dt);
+    if (!(steps <= (double)MCD_RUNNER_MAX_STEPS))
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "duration %g s at dt %g s needs %.3g steps, more than the limit of %ld "
+                        "(docs/scenarios.md)",
+                        duration, dt, duration / dt, MCD_RUNNER_MAX_STEPS);
+    if (steps < 1)
+        return mcd_fail(err, MCD_ERR_ARG, "duration %g s is shorter than half a step (dt %g s)",
+                        duration, dt);
+    *n = (long)steps;
+    return MCD_OK;
+}
+
 void mcd_runner_free(mcd_runner *r)
 {
     if (!r) return;
@@ -191,7 +212,7 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     r->limit = so.max_contacts;
     r->cap = so.max_contacts < 64 ? so.max_contacts : 64;
     r->dt = so.dt;
-    r->nsteps = (long)llround(r->duration / so.dt);
+    if (s == MCD_OK) s = step_count(r->duration, so.dt, &r->nsteps, err);
     if (s == MCD_OK && (!(r->buf = calloc((size_t)r->cap, sizeof *r->buf)) ||
                         !(r->log_pose = calloc((size_t)sc->model->nbody * 7 + 1, sizeof(double))) ||
                         !(r->log_contact = calloc((size_t)r->slots + 1, sizeof(mcd_log_contact)))))

@@ -1,5 +1,6 @@
 /* The simulator object: options, workspaces, state and the step of
  * include/mcdyn/sim.h. */
+#include "sim_guard.h"
 #include "sim_internal.h"
 
 #include <math.h>
@@ -25,6 +26,7 @@ mcd_sim_options mcd_sim_default_options(void)
     o.max_contacts = MCD_SIM_DEFAULT_MAX_CONTACTS;
     o.closure_tolerance = 1e-10;
     o.joint_damping = 1;
+    o.divergence_factor = 4;
     return o;
 }
 
@@ -258,6 +260,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     double t4 = now();
     st.t_solve = t4 - t3;
     if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);
+    if (r == MCD_OK) r = mcd_sim_guard_check(s, &st);
     if (r == MCD_OK) r = advance(s);
     st.t_dynamics = (t1 - t0) + (now() - t4);
     st.ncontacts = s->ncontacts;
