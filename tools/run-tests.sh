@@ -10,6 +10,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   opts=(-Dbuildtype=debug -Db_sanitize=address,undefined -Db_lundef=false
         -Dc_args=-fno-sanitize-recover=all -Dcpp_args=-fno-sanitize-recover=all)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  # Leaks inside third-party libraries only (tests/lsan.supp says which and why).
+  export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 else
   dir=build-test
