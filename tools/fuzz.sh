@@ -46,7 +46,7 @@ extra=()
 exe="$build/fuzz_$target"
 clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer "${san[@]}" -Iinclude \
   "tests/fuzz/fuzz_$target.c" "${extra[@]}" "$build/libmcdyn.a" \
-  $(pkg-config --libs lapack libxml-2.0 yaml-0.1) \
+  $(pkg-config --libs lapack libxml-2.0 yaml-0.1 assimp hdf5) -lspqr -lcholmod \
   -lBulletCollision-float64 -lLinearMath-float64 -lstdc++ -lm -o "$exe"
 
 # Seeds for each target.
@@ -66,6 +66,8 @@ for f in "${seeds[@]}"; do [ -f "$f" ] && cp "$f" "$seeddir/"; done
 
 export MCDYN_FUZZ_MODELS="$PWD/models"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+# Leaks inside third-party libraries only (tests/lsan.supp says which and why).
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 regressions="tests/fuzz/regressions/$target"
 if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
