@@ -23,13 +23,6 @@
 
 #include "mcdyn/dynamics.h"
 
-static double model_mass(const mcd_model *m)
-{
-    double M = 0.0;
-    for (int k = 0; k < m->nbody; k++) M += m->body[k].mass.mass;
-    return M;
-}
-
 static double norm(const double *v, int n)
 {
     double s = 0.0;
@@ -41,7 +34,7 @@ static double norm(const double *v, int n)
 static double reference_energy(const mcd_sim *s, double T_max)
 {
     const mcd_model *m = s->m;
-    const double M = model_mass(m), g = norm(m->gravity, 3), dt = s->opt.dt;
+    const double M = m->total_mass, g = norm(m->gravity, 3), dt = s->opt.dt;
     const double v_c =
         s->opt.contact.penetration_gain > 0 ? s->opt.contact.max_correction_velocity : 0.0;
     const double v = g * dt + v_c;
