@@ -183,6 +183,64 @@ START_TEST(point_velocities_and_impulses_match_dense)
 }
 END_TEST
 
+/* W = X Lambda X^T of constraint rows over point pairs, against the dense
+ * product with X formed explicitly: row i of X holds +c_i in the block of
+ * point pa_i and -c_i in that of pb_i (Eq. in osc.h). Both sides are sums
+ * of the same O(1) terms, so they agree to rounding: 1e-12 relative. */
+static void dense_row_compliance(int npts, const double *L, int r, int n, const int *pa,
+                                 const int *pb, const double *coef, double *W)
+{
+    int m = r * npts, off = 6 - r; /* MCD_OSC_LINEAR keeps c_i[3..5] */
+    double *X = calloc((size_t)n * m, 8);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < r; k++) {
+            X[(size_t)i * m + r * pa[i] + k] += coef[6 * i + off + k];
+            if (pb[i] >= 0) X[(size_t)i * m + r * pb[i] + k] -= coef[6 * i + off + k];
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int a = 0; a < m; a++)
+                for (int b = 0; b < m; b++)
+                    s += X[(size_t)i * m + a] * L[(size_t)a * m + b] * X[(size_t)j * m + b];
+            W[(size_t)i * n + j] = s;
+        }
+    free(X);
+}
+
+START_TEST(row_compliance_equals_dense_product)
+{
+    test_rng r = {161803};
+    for (int t = 0; t < 24; t++) {
+        mcd_model *m = test_random_tree(&r, 2 + (t * 7) % 23, TEST_TREE_ALL);
+        mcd_data *d = NULL;
+        ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+        double *q = calloc(m->nq, 8);
+        test_random_q(&r, m, q);
+        ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+        int K = 1 + t % 6, n = 1 + (t * 5) % 13, rr = t % 2 ? 3 : 6;
+        mcd_osc_point p[6];
+        random_points(&r, m, d, K, p);
+        double *L = calloc((size_t)rr * K * rr * K, 8), *coef = calloc(6 * (size_t)n, 8);
+        double *W = calloc((size_t)n * n, 8), *Wd = calloc((size_t)n * n, 8);
+        int pa[13], pb[13];
+        ck_assert_int_eq(mcd_osc_compliance(m, d, K, p, (mcd_osc_rows)rr, L), MCD_OK);
+        for (int i = 0; i < n; i++) {
+            pa[i] = (int)test_uniform(&r, 0, K);
+            pb[i] = (i % 3 == 0) ? -1 : (int)test_uniform(&r, 0, K);
+            test_random_vec(&r, coef + 6 * i, 6, 1.0);
+        }
+        mcd_osc_row_compliance(K, L, (mcd_osc_rows)rr, n, pa, pb, coef, W);
+        dense_row_compliance(K, L, rr, n, pa, pb, coef, Wd);
+        double e = test_rel_err(W, Wd, n * n);
+        ck_assert_msg(e < 1e-12, "case %d (K %d, n %d, rows %d): rel err %g", t, K, n, rr, e);
+        free(q), free(L), free(coef), free(W), free(Wd);
+        mcd_data_free(d);
+        mcd_model_free(m);
+    }
+}
+END_TEST
+
 START_TEST(bad_input_reported)
 {
     mcd_model *m = test_revolute_chain(4);
@@ -218,6 +276,7 @@ Suite *osc_suite(void)
     tcase_add_test(tc, independent_trees_decouple);
     tcase_add_test(tc, node_compliance_matches_points);
     tcase_add_test(tc, point_velocities_and_impulses_match_dense);
+    tcase_add_test(tc, row_compliance_equals_dense_product);
     tcase_add_test(tc, bad_input_reported);
     suite_add_tcase(s, tc);
     return s;
