@@ -53,6 +53,11 @@ typedef struct mcd_lm_result {
     double error; /* at the returned x */
 } mcd_lm_result;
 
+/* RLM's predicted decrease q(x) - q(x + dx) of the quadratic model q(x +
+ * dx) = 1/2 |Phi + J dx|^2 for the damped step (J^T J + lambda I) dx = -g,
+ * g = J^T Phi (Mylapilli & Jain Sec. 5.1), in O(n) from g, dx and lambda. */
+double mcd_lm_predicted_decrease(int n, const double *g, const double *dx, double lambda);
+
 /* Minimise from x (n) and leave the final iterate in x (PLM: the one
  * with the least psi unless the final one meets tol); on return the
  * system's state (sys->ctx) is that of x. Returns MCD_OK (error <= tol),

@@ -44,10 +44,9 @@ static int damped_step(int n, const double *JtJ, double lambda, const double *g,
     return info == 0;
 }
 
-/* q(x) - q(x + dx) for the step of damped_step: with (J^T J + lambda I) dx
- * = -g, 1/2 |Phi + J dx|^2 = psi + g.dx + 1/2 dx.J^T J dx gives
- * 1/2 (-g.dx + lambda |dx|^2), computed in O(n). */
-static double predicted_decrease(int n, const double *g, const double *dx, double lambda)
+/* lm.h; with (J^T J + lambda I) dx = -g, 1/2 |Phi + J dx|^2 = psi + g.dx +
+ * 1/2 dx.J^T J dx gives 1/2 (-g.dx + lambda |dx|^2), computed in O(n). */
+double mcd_lm_predicted_decrease(int n, const double *g, const double *dx, double lambda)
 {
     return 0.5 * (-mcd_dense_dot(n, g, dx) + lambda * mcd_dense_dot(n, dx, dx));
 }
@@ -79,7 +78,7 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
             lambda = fmin(lambda * RLM_LAMBDA_STEP, RLM_LAMBDA_MAX);
             continue;
         }
-        double pred = predicted_decrease(n, w->grad, w->step, lambda);
+        double pred = mcd_lm_predicted_decrease(n, w->grad, w->step, lambda);
         for (int i = 0; i < n; i++) w->x_trial[i] = x[i] + w->step[i];
         sys->residual(sys->ctx, w->x_trial, phi_trial);
         double psi_trial = half_squared_norm(n, phi_trial);
