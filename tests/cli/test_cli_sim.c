@@ -2,6 +2,7 @@
  * the PNG with its summary, overrides, and bad input reported with a message
  * and a non-zero exit code. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,44 @@ START_TEST(help_names_every_option)
 }
 END_TEST
 
+/* Index of a column in a CSV header line, -1 if absent. */
+static int column(const char *header, const char *name)
+{
+    size_t len = strlen(name);
+    int k = 0;
+    for (const char *p = header; *p; k++) {
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\n')) return k;
+        p = strchr(p, ',');
+        if (!p) break;
+        p++;
+    }
+    return -1;
+}
+
+/* Splits a CSV row into at most max numbers (an empty field: NaN);
+ * returns how many. */
+static int parse_row(const char *line, double *v, int max)
+{
+    int n = 0;
+    for (const char *p = line; n < max; p++) {
+        char *end;
+        double x = strtod(p, &end);
+        v[n++] = end == p ? NAN : x;
+        p = strchr(end, ',');
+        if (!p) break;
+    }
+    return n;
+}
+
 /* 0.3 s of the sphere with an overridden solver and step: the summary, a
- * CSV with the contract's header and 1 + 150 rows, and a PNG. */
+ * CSV with the contract's header and 1 + 150 rows, and a PNG. The values
+ * are the sliding sphere's closed form (models/sphere_plane.yaml): t = k h;
+ * the centre stays at z = 1 (contact with zero gap, no penetration
+ * correction: rounding only, 1e-9); the normal force carries the weight,
+ * F_n = m g = 9.81 N, to the solver tolerance (1e-10 on impulses of ~2e-2
+ * N s, so 1e-6 N); after t_sr = 2 v0 / (7 mu g) = 0.291 s it rolls at v_x =
+ * 5 v0 / 7 (the discrete stick-slip transition makes the last sliding step
+ * end exactly on the rolling condition, so 1e-6 m/s). */
 START_TEST(short_run_writes_csv_and_plot)
 {
     make_tmpdir();
@@ -84,10 +121,32 @@ START_TEST(short_run_writes_csv_and_plot)
     ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
     ck_assert_int_eq(strncmp(line, "t,ball.x,ball.y,ball.z,ball.qw", 30), 0);
     ck_assert_ptr_nonnull(strstr(line, ",ncontacts,iters,residual,c0.Fn,c0.Ff,c0.Fo"));
+    const int ct = column(line, "t"), cz = column(line, "ball.z"), cvx = column(line, "ball.vx");
+    const int cn = column(line, "ncontacts"), cf = column(line, "c0.Fn");
+    ck_assert(ct == 0 && cz > 0 && cvx > 0 && cn > 0 && cf > 0);
     int rows = 0;
-    while (fgets(line, sizeof line, f)) rows++;
+    double v[512], vx_end = 0;
+    while (fgets(line, sizeof line, f)) {
+        int n = parse_row(line, v, 512);
+        ck_assert_int_gt(n, cf);
+        ck_assert_msg(fabs(v[ct] - 0.002 * rows) < 1e-12, "row %d: t = %.17g", rows, v[ct]);
+        ck_assert_msg(fabs(v[cz] - 1.0) < 1e-9, "row %d: z = %.17g", rows, v[cz]);
+        if (rows > 0) {
+            ck_assert_msg(v[cn] == 1, "row %d: %g contacts", rows, v[cn]);
+            ck_assert_msg(fabs(v[cf] - 9.81) < 1e-6, "row %d: F_n = %.12g", rows, v[cf]);
+        }
+        vx_end = v[cvx];
+        rows++;
+    }
     fclose(f);
     ck_assert_int_eq(rows, 151);
+    ck_assert_msg(fabs(vx_end - 5.0 * 2.0 / 7.0) < 1e-6, "rolling v_x %.12g", vx_end);
+    unsigned char magic[8] = {0};
+    f = fopen(png, "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fread(magic, 1, 8, f), 8);
+    fclose(f);
+    ck_assert_msg(memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", png);
     ck_assert_int_gt(file_size(png), 1000);
     remove(csv), remove(png), rmdir(tmpdir);
 }
