@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Mutation campaign: applies each mutant of tests/mutants.txt to a copy of
+the committed tree, rebuilds, runs the whole test suite and reports which
+mutants the suite kills.
+
+    tools/mutate.sh [--only ID[,ID...]] [--report FILE] [--keep DIR]
+
+A mutant is a one-line change that looks like a real bug. It is *killed*
+when at least one test fails (or times out); it *survives* when the whole
+suite passes. A mutant whose text is not found exactly once, or whose
+build fails, is an error of the list, reported and not counted.
+
+The copy is taken with `git archive HEAD` (uncommitted changes are not
+mutated) and built once in release mode; each mutant then costs one
+incremental build and one suite run, which meson stops at the first
+failure (--maxfail 1). Not run in CI: the full campaign takes about an
+hour on two cores. docs/testing.md records the latest result.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+FIELDS = ("id", "file", "old", "new", "why")
+
+
+def parse(path):
+    """Blocks of 'key: value' lines separated by blank lines; '#' comments."""
+    mutants, cur = [], {}
+    with open(path, encoding="utf-8") as f:
+        for lineno, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if line.startswith("#"):
+                continue
+            if not line.strip():
+                if cur:
+                    mutants.append(cur)
+                    cur = {}
+                continue
+            key, sep, value = line.partition(": ")
+            if not sep or key not in FIELDS:
+                sys.exit(f"{path}:{lineno}: expected one of {', '.join(FIELDS)} then ': '")
+            if key in cur:
+                sys.exit(f"{path}:{lineno}: '{key}' given twice in one mutant")
+            cur[key] = value
+    if cur:
+        mutants.append(cur)
+    seen = set()
+    for m in mutants:
+        missing = [k for k in FIELDS if k not in m]
+        if missing:
+            sys.exit(f"{path}: mutant {m.get('id', '?')}: missing {', '.join(missing)}")
+        if m["id"] in seen:
+            sys.exit(f"{path}: mutant id {m['id']} repeated")
+        if m["old"] == m["new"]:
+            sys.exit(f"{path}: mutant {m['id']}: old and new are the same")
+        seen.add(m["id"])
+    return mutants
+
+
+def run(cmd, cwd, log, timeout=None):
+    with open(log, "a", encoding="utf-8") as out:
+        out.write(f"$ {' '.join(cmd)}\n")
+        out.flush()
+        try:
+            return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                                  timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            return -1
+
+
+def first_failure(build):
+    """Name of the first failed test in meson's log, or ''."""
+    log = os.path.join(build, "meson-logs", "testlog.txt")
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 3 and parts[0][0].isdigit() and "/" in parts[0] and \
+                        parts[2] in ("FAIL", "TIMEOUT", "ERROR"):
+                    return parts[1]
+    except OSError:
+        pass
+    return ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--list", default="tests/mutants.txt")
+    ap.add_argument("--only", default="", help="comma-separated mutant ids")
+    ap.add_argument("--report", default="", help="write a Markdown table here")
+    ap.add_argument("--keep", default="", help="work in this directory and keep it")
+    args = ap.parse_args()
+    root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    mutants = parse(os.path.join(root, args.list))
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - {m["id"] for m in mutants}
+        if unknown:
+            sys.exit(f"unknown mutant ids: {', '.join(sorted(unknown))}")
+        mutants = [m for m in mutants if m["id"] in wanted]
+    work = args.keep or tempfile.mkdtemp(prefix="mcdyn-mutate-")
+    src = os.path.join(work, "src-tree")
+    build = os.path.join(src, "build-mut")
+    log = os.path.join(work, "mutate.log")
+    if not os.path.isdir(src):
+        os.makedirs(src)
+        archive = subprocess.run(["git", "archive", "HEAD"], cwd=root, capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+    # ../shared beside the copy, as beside the checkout
+    shared = os.path.join(os.path.dirname(root), "shared")
+    if os.path.isdir(shared) and not os.path.exists(os.path.join(work, "shared")):
+        os.symlink(shared, os.path.join(work, "shared"))
+    if not os.path.isdir(build):
+        if run(["meson", "setup", build, "-Dbuildtype=release"], src, log) != 0:
+            sys.exit(f"meson setup failed: {log}")
+    print(f"work directory {work}; log {log}", flush=True)
+    if run(["ninja", "-C", build], src, log) != 0:
+        sys.exit(f"the unmutated tree does not build: {log}")
+    results = []
+    for k, m in enumerate(mutants, 1):
+        path = os.path.join(src, m["file"])
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            results.append((m, "error", f"cannot read {m['file']}: {e.strerror}"))
+            continue
+        count = text.count(m["old"])
+        if count != 1:
+            results.append((m, "error", f"'old' found {count} times in {m['file']}"))
+            print(f"[{k}/{len(mutants)}] {m['id']}: ERROR ({results[-1][2]})", flush=True)
+            continue
+        t0 = time.time()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(m["old"], m["new"]))
+        try:
+            if run(["ninja", "-C", build], src, log) != 0:
+                outcome, detail = "error", "does not build"
+            else:
+                rc = run(["meson", "test", "-C", build, "--no-rebuild", "--maxfail", "1",
+                          "--num-processes", "2", "--timeout-multiplier", "0.5",
+                          "--print-errorlogs"], src, log, timeout=3600)
+                killer = first_failure(build)
+                outcome = "killed" if rc != 0 else "survived"
+                detail = killer if rc != 0 else ""
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        results.append((m, outcome, detail))
+        print(f"[{k}/{len(mutants)}] {m['id']}: {outcome.upper()} {detail} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+    run(["ninja", "-C", build], src, log)  # leave the copy built unmutated
+    counted = [r for r in results if r[1] != "error"]
+    killed = sum(1 for r in counted if r[1] == "killed")
+    errors = [r for r in results if r[1] == "error"]
+    rate = 100.0 * killed / len(counted) if counted else 0.0
+    print(f"\n{killed} of {len(counted)} mutants killed ({rate:.1f} %); "
+          f"{len(errors)} errors in the list")
+    for m, outcome, detail in results:
+        if outcome != "killed":
+            print(f"  {outcome}: {m['id']} ({m['file']}) {detail}")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as f:
+            f.write(f"| mutant | file | outcome | first failing test |\n|---|---|---|---|\n")
+            for m, outcome, detail in results:
+                f.write(f"| {m['id']} | `{m['file']}` | {outcome} | {detail} |\n")
+            f.write(f"\n{killed} of {len(counted)} killed ({rate:.1f} %), "
+                    f"{time.strftime('%Y-%m-%d')}\n")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
