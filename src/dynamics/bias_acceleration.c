@@ -2,9 +2,10 @@
  * acceleration at qdd = 0 with the velocity-product terms only (no gravity).
  *
  * Base to tip, the spatial accelerations at qdd = 0 are
- *   alpha(k) = alpha(parent) + c(k)            (Jain, Eq. 5.8 with qdd = 0)
- * about the world origin, c(k) from the velocity pass (kinematics.c). A
- * point x fixed on body k with spatial velocity V = [w; v_O] and spatial
+ *   alpha(k) = alpha(parent) + c(k)
+ * (the Newton-Euler sweep of inverse_dynamics.c, Jain, "Robot and Multibody
+ * Dynamics", Ch. 5, with qdd = 0) about the world origin, c(k) from the velocity pass
+ * (kinematics.c). A point x fixed on body k with spatial velocity V = [w; v_O] and spatial
  * acceleration alpha = [wdot; a_O] moves with v_x = v_O + w x x and has the
  * classical acceleration
  *   a_x = a_O + wdot x x + w x v_x.
