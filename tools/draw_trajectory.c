@@ -168,6 +168,7 @@ static int ball_coordinates(const mcd_model *m, mcd_data *d, const csv_table *t,
 {
     const mcd_body *B = &m->body[k];
     mcd_pose Xw, Xpj, Xpj_inv, XJ;
+    mcd_pose_identity(&Xw); /* set by body_pose; initialised for the compiler's flow analysis */
     if (body_pose(m, t, path, k, &Xw, msg, len)) return 1;
     if (B->parent < 0) {
         Xpj = B->X_tree;
