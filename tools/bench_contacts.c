@@ -245,8 +245,8 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
 }
 
 /* PD on every revolute joint towards the standing pose. */
-static mcd_status pd_law(void *user, const mcd_model *m, const mcd_data *d, double t,
-                         const double *q, const double *qd, double *tau)
+static mcd_status pd_law(void *user, const mcd_model *m, mcd_data *d, double t, const double *q,
+                         const double *qd, double *tau)
 {
     (void)user, (void)d, (void)t;
     for (int k = 0; k < m->nbody; k++) {

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "draw_plot.h"
 #include "draw_scene.h"
+#include "draw_trajectory.h"
 #include "mcdyn/closure.h"
 #include "mcdyn/runner.h"
 #include "mcdyn/scenario.h"
@@ -21,7 +22,7 @@
 #define PROJECT_ITER   50
 
 typedef struct draw_options {
-    const char *path, *out, *view, *q, *qd, *title, *size, *time;
+    const char *path, *out, *view, *q, *qd, *title, *size, *time, *trajectory;
     int balance_inertia, ignore_mimic;
 } draw_options;
 
@@ -40,7 +41,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn draw SCENARIO.yaml|MODEL.urdf --out PICTURE.png [--view VIEW]\n"
-            "                  [--q Q] [--qd QD] [--time T] [--size WxH] [--title TITLE]\n"
+            "                  [--q Q] [--qd QD] [--time T] [--trajectory CSV] [--size WxH]\n"
+            "                  [--title TITLE]\n"
             "                  [--package-path DIR]... [--balance-inertia] [--ignore-mimic]\n\n"
             "Draws a model with gnuplot into a PNG picture: bodies as segments from joint\n"
             "to joint and to their collision geometry, closure frames and merged link\n"
@@ -53,7 +55,10 @@ static void usage(FILE *out)
             "warning, when it cannot be); with --time it is then simulated without\n"
             "actuation and without contact by mcd_closure_step (semi-implicit Euler with\n"
             "closure projection) at the scenario's dt and closure_tolerance (a URDF: 1 ms\n"
-            "and 1e-10 m); `mcdyn sim` simulates with contact.\n\n"
+            "and 1e-10 m); `mcdyn sim` simulates with contact. With --trajectory CSV\n"
+            "(written by `mcdyn sim --out` for the same scenario) --time T draws the\n"
+            "recorded state of the row nearest to T instead: contacts, actuation and\n"
+            "all, as simulated.\n\n"
             "options:\n"
             "  --out PICTURE.png   the picture to write (required)\n"
             "  --view VIEW         projection: xz (default; seen from -y), yz (from +x),\n"
@@ -61,7 +66,10 @@ static void usage(FILE *out)
             "  --q Q               comma-separated joint positions, nq numbers, instead\n"
             "                      of the initial ones (quaternions w x y z, unit norm)\n"
             "  --qd QD             comma-separated joint velocities, nv numbers\n"
-            "  --time T            simulate T seconds (>= 0) before drawing\n"
+            "  --time T            simulate T seconds (>= 0) before drawing; with\n"
+            "                      --trajectory, the recorded time to draw\n"
+            "  --trajectory CSV    draw a recorded frame of this trajectory CSV (needs\n"
+            "                      --time; its <joint>.q and body pose columns give q)\n"
             "  --size WxH          picture size in pixels (default 800x600)\n"
             "  --title TITLE       picture title instead of the name\n"
             "  --package-path DIR  a directory searched for package:// mesh files, before\n"
@@ -85,6 +93,7 @@ static const char **option_slot(draw_options *o, const char *a)
     if (!strcmp(a, "--q")) return &o->q;
     if (!strcmp(a, "--qd")) return &o->qd;
     if (!strcmp(a, "--time")) return &o->time;
+    if (!strcmp(a, "--trajectory")) return &o->trajectory;
     if (!strcmp(a, "--size")) return &o->size;
     if (!strcmp(a, "--title")) return &o->title;
     return NULL;
@@ -122,6 +131,10 @@ static int parse_options(int argc, char **argv, draw_options *o)
     }
     if (!o->path) return args_usage_error("draw", "missing the scenario or URDF file");
     if (!o->out) return args_usage_error("draw", "missing --out PICTURE.png");
+    if (o->trajectory && !o->time)
+        return args_usage_error("draw", "--trajectory needs --time T (the recorded time to draw)");
+    if (o->trajectory && (o->q || o->qd))
+        return args_usage_error("draw", "--trajectory gives the state: no --q or --qd with it");
     return -1;
 }
 
@@ -234,6 +247,16 @@ static int set_state(drawing *dr, const draw_options *o, int simulated)
     return project(dr, simulated);
 }
 
+/* The recorded state of the trajectory's row nearest to *time (which
+ * becomes that row's time). */
+static int recorded_state(drawing *dr, const char *csv, double *time)
+{
+    char msg[512];
+    if (draw_trajectory_state(dr->m, dr->d, csv, *time, dr->q, time, msg, sizeof msg) != 0)
+        return args_fail("draw", "%s", msg);
+    return 0;
+}
+
 static int simulate(drawing *dr, double time)
 {
     const double count = round(time / dr->dt);
@@ -287,7 +310,8 @@ int mcd_cmd_draw(int argc, char **argv)
     if (code >= 0) return code;
     if ((code = check_options(&o, &view, &time, &width, &height)) != 0) return code;
     drawing dr = {0};
-    code = load(&dr, o.path, &o) || set_state(&dr, &o, o.time != NULL) || simulate(&dr, time) ||
+    code = load(&dr, o.path, &o) || set_state(&dr, &o, o.time != NULL && !o.trajectory) ||
+           (o.trajectory ? recorded_state(&dr, o.trajectory, &time) : simulate(&dr, time)) ||
            render(&dr, &o, &view, time, width, height);
     if (code == 0 && dr.d && dr.d->warn_count > 0)
         fprintf(stderr, "mcdyn draw: note: %s (%ld times)\n", dr.d->warn.msg, dr.d->warn_count);

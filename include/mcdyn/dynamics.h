@@ -73,6 +73,22 @@ mcd_status mcd_node_jacobian(const mcd_model *m, mcd_data *d, const double *q, i
 mcd_status mcd_point_jacobian(const mcd_model *m, mcd_data *d, const double *q, int body,
                               const double point[3], mcd_reference ref, double *J);
 
+/* Bias acceleration Jdot qd of a node (6 entries [wdot; a], rows as chosen
+ * by ref): the time derivative of the node's velocity J(q) qd at qdd = 0,
+ * velocity-product (Coriolis and centripetal) terms only, no gravity. With
+ * MCD_REF_WORLD it is the angular acceleration and the classical
+ * acceleration of the node origin in world axes, so the node accelerates
+ * with J qdd + acc. O(N) (one kinematics, velocity and acceleration sweep);
+ * leaves the kinematics and body velocities of (q, qd) in d. */
+mcd_status mcd_node_bias_acceleration(const mcd_model *m, mcd_data *d, const double *q,
+                                      const double *qd, int node, mcd_reference ref, double acc[6]);
+
+/* Same, for a point fixed on a body, given in body coordinates (the frame
+ * with the body's axes at the point, as mcd_point_jacobian). */
+mcd_status mcd_point_bias_acceleration(const mcd_model *m, mcd_data *d, const double *q,
+                                       const double *qd, int body, const double point[3],
+                                       mcd_reference ref, double acc[6]);
+
 /* Kinetic and potential energy (potential zero at the world origin). */
 mcd_status mcd_energy(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
                       double *kinetic, double *potential);

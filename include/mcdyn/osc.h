@@ -14,6 +14,16 @@
  * Psi products once per path segment between "key" bodies (point bodies and
  * branch points), and one 6x6 product chain per pair.
  * docs/theory/operational-space.md has the derivation.
+ *
+ * Two names, one matrix and its inverse. In Jain's spatial operator algebra
+ * (and in this library) "Lambda" is the operational-space COMPLIANCE
+ * J M^{-1} J^T: it maps a force or impulse at the points to the points'
+ * acceleration or velocity change. Khatib's operational-space INERTIA,
+ * also written Lambda in the control literature, is its inverse
+ * (J M^{-1} J^T)^{-1}: the apparent inertia of the points, mapping a
+ * desired acceleration to the force that produces it (F = Lambda_Khatib
+ * (xdd* - Jdot qd) + ... in operational-space control). mcd_osc_compliance
+ * gives the first, mcd_osc_inertia the second.
  */
 #ifndef MCDYN_OSC_H
 #define MCDYN_OSC_H
@@ -50,6 +60,21 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
 /* Lambda of K model nodes at configuration q (factorizes M(q) in O(N)). */
 mcd_status mcd_node_compliance(const mcd_model *m, mcd_data *d, const double *q, int K,
                                const int *nodes, mcd_osc_rows rows, double *Lambda);
+
+/* Khatib's operational-space inertia (J M^{-1} J^T)^{-1} (rK x rK,
+ * row-major) of K points: the compliance of mcd_osc_compliance (same
+ * preconditions: a factorization of M(q) in d) inverted in place by
+ * Cholesky. O(N) + O(K^2) for the compliance, O((rK)^3) for the inverse.
+ * MCD_ERR_SINGULAR when the rows are dependent or not moved by any joint
+ * (e.g. 6 rows of a point on an arm with fewer than 6 joints), with d->err
+ * naming the row. Allocates nothing. */
+mcd_status mcd_osc_inertia(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
+                           mcd_osc_rows rows, double *inertia);
+
+/* The same for K model nodes at configuration q (factorizes M(q) in O(N),
+ * as mcd_node_compliance). */
+mcd_status mcd_node_osc_inertia(const mcd_model *m, mcd_data *d, const double *q, int K,
+                                const int *nodes, mcd_osc_rows rows, double *inertia);
 
 /* Spatial or linear velocities (rows per point) of K points for joint
  * velocities qd, with the kinematics of the last factorization (no new

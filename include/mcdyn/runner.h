@@ -8,6 +8,10 @@
  *     <body>.qw,.qx,.qy,.qz body orientation (unit quaternion, world)
  *     <body>.vx,.vy,.vz     world velocity of the centre of mass [m/s]
  *     <body>.wx,.wy,.wz     world angular velocity [rad/s]
+ *   then for every joint with one coordinate (revolute, continuous,
+ *   prismatic; by the model's joint name, scenario prefix included), in
+ *   the model's body order:
+ *     <joint>.q, <joint>.qd  joint coordinate and velocity [rad or m, /s]
  *   ncontacts, iters, residual,
  *   then for each contact slot k: c<k>.Fn, c<k>.Ff, c<k>.Fo — contact force
  *   (impulse / dt) in the contact frame (normal, f, o) [N]; empty when the
@@ -61,7 +65,23 @@ void mcd_runner_free(mcd_runner *r);
 /* One step; stats may be NULL. */
 mcd_status mcd_runner_step(mcd_runner *r, mcd_step_stats *stats);
 
+/* The simulator of the run: contacts, state, mcd_sim_contact_force. */
 mcd_sim *mcd_runner_sim(mcd_runner *r);
+
+/* A controller for the scenario's run in one call (NULL: none): f is
+ * called at the start of every step with a scratch data synchronised with
+ * the state (sim.h, mcd_controller). The scenario's model is
+ * mcd_scenario.model; to use nodes in the controller, add them with
+ * mcd_model_add_node before mcd_runner_create. The whole wiring:
+ *
+ *   mcd_scenario *sc; mcd_runner *r; mcd_error err;
+ *   mcd_scenario_load("arm.yaml", &sc, &err);
+ *   mcd_runner_create(sc, NULL, &r, &err);
+ *   mcd_runner_set_controller(r, my_law, &my_gains);
+ *   for (long i = 0; i < mcd_runner_steps(r); i++) mcd_runner_step(r, NULL);
+ *   mcd_runner_free(r); mcd_scenario_free(sc);
+ */
+void mcd_runner_set_controller(mcd_runner *r, mcd_controller f, void *user);
 double mcd_runner_duration(const mcd_runner *r);
 long mcd_runner_steps(const mcd_runner *r); /* steps of the whole duration */
 

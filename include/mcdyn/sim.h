@@ -85,8 +85,24 @@ typedef mcd_status (*mcd_contact_provider)(void *user, const mcd_model *m, const
                                            const double *q, mcd_contact_point *contacts,
                                            int capacity, int *n, mcd_error *err);
 
-/* tau (nv) applied during the step starting at time t in state (q, qd). */
-typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, const mcd_data *d, double t,
+/* tau (nv) applied during the step starting at time t in state (q, qd)
+ * (with the midpoint integrator, q is the midpoint configuration q^m of
+ * Eq. 27). tau starts at zero; the simulator adds joint damping after.
+ *
+ * d is a scratch mcd_data owned by the simulator, separate from the one the
+ * step uses, so the controller may pass it to every function of
+ * dynamics.h, osc.h and closure.h (inverse dynamics for gravity
+ * compensation, mcd_node_jacobian, mcd_node_bias_acceleration,
+ * mcd_node_osc_inertia, ...) without a data of its own. On entry it holds
+ * the kinematics and body velocities of (q, qd): d->bd[k].X_world,
+ * d->bd[k].V, the hinge maps d->S, and copies of q and qd in d->q and
+ * d->qd. Everything in it may be overwritten by the controller; the
+ * simulator reads nothing from it, and its contents are not kept from one
+ * call to the next. Its operational-space capacity is
+ * MCD_OSC_DEFAULT_CAPACITY points (osc.h); nodes must be added to the model
+ * before mcd_sim_create. The controller must not allocate to keep the step
+ * allocation-free. */
+typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, mcd_data *d, double t,
                                      const double *q, const double *qd, double *tau);
 
 #define MCD_SIM_DEFAULT_MAX_CONTACTS 100000
@@ -132,6 +148,8 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
 void mcd_sim_free(mcd_sim *s);
 
 void mcd_sim_set_contact_provider(mcd_sim *s, mcd_contact_provider f, void *user);
+/* The controller called at the start of every step (NULL: none); user is
+ * passed back to it. */
 void mcd_sim_set_controller(mcd_sim *s, mcd_controller f, void *user);
 
 /* The state: q (nq), qd (nv), time. mcd_sim_set_state checks it. */
@@ -149,6 +167,20 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats);
 int mcd_sim_ncontacts(const mcd_sim *s);
 const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k);
 const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s);
+
+/* One contact of the last step in world coordinates: what acted on which
+ * body, where. */
+typedef struct mcd_contact_force {
+    int body_a, body_b; /* body_b = -1: the world */
+    double point[3];    /* world contact point [m] */
+    double normal[3];   /* unit normal from B to A */
+    double impulse[3];  /* impulse on A over the step, world axes [N s]; B receives -impulse */
+    double force[3];    /* impulse / dt: the mean force on A [N] */
+} mcd_contact_force;
+
+/* Contact k < mcd_sim_ncontacts(s) of the last step (impulses of the whole
+ * step, impact phase included). MCD_ERR_ARG for k out of range or NULL. */
+mcd_status mcd_sim_contact_force(const mcd_sim *s, int k, mcd_contact_force *out);
 
 const char *mcd_sim_error(const mcd_sim *s);
 /* Steps whose solver did not converge (on_failure = warn). */

@@ -10,6 +10,8 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 /* Solve with a Cholesky factor. */
 void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda,
              double *b, const int *ldb, int *info);
+/* Inverse from a Cholesky factor (in place). */
+void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info);
 /* LU factorization with partial pivoting, and solve. */
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,

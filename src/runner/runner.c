@@ -250,6 +250,18 @@ long mcd_runner_steps(const mcd_runner *r)
     return r ? r->nsteps : 0;
 }
 
+void mcd_runner_set_controller(mcd_runner *r, mcd_controller f, void *user)
+{
+    if (r) mcd_sim_set_controller(r->sim, f, user);
+}
+
+/* 1 for the joints with one coordinate, which have CSV columns. */
+static int has_joint_columns(const mcd_body *B)
+{
+    return B->jtype == MCD_JOINT_REVOLUTE || B->jtype == MCD_JOINT_CONTINUOUS ||
+           B->jtype == MCD_JOINT_PRISMATIC;
+}
+
 static const char *const body_columns[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
                                              "vx", "vy", "vz", "wx", "wy", "wz"};
 static const char *const contact_columns[3] = {"Fn", "Ff", "Fo"};
@@ -260,6 +272,9 @@ void mcd_runner_csv_header(const mcd_runner *r, FILE *out)
     fputs("t", out);
     for (int k = 0; k < m->nbody; k++)
         for (int c = 0; c < 13; c++) fprintf(out, ",%s.%s", m->body_name[k], body_columns[c]);
+    for (int k = 0; k < m->nbody; k++)
+        if (has_joint_columns(&m->body[k]))
+            fprintf(out, ",%s.q,%s.qd", m->joint_name[k], m->joint_name[k]);
     fputs(",ncontacts,iters,residual", out);
     for (int s = 0; s < r->slots; s++)
         for (int c = 0; c < 3; c++) fprintf(out, ",c%d.%s", s, contact_columns[c]);
@@ -277,6 +292,15 @@ int mcd_runner_csv_column(const mcd_runner *r, const char *name)
             if (!strncmp(name, m->body_name[k], len) && name[len] == '.' &&
                 !strcmp(name + len + 1, body_columns[c]))
                 return col;
+        }
+    for (int k = 0; k < m->nbody; k++)
+        if (has_joint_columns(&m->body[k])) {
+            size_t len = strlen(m->joint_name[k]);
+            if (!strncmp(name, m->joint_name[k], len) && name[len] == '.') {
+                if (!strcmp(name + len + 1, "q")) return col;
+                if (!strcmp(name + len + 1, "qd")) return col + 1;
+            }
+            col += 2;
         }
     static const char *const tail[3] = {"ncontacts", "iters", "residual"};
     for (int i = 0; i < 3; i++, col++)
@@ -346,6 +370,14 @@ void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
         body_state(m, d, k, v);
         csv_reserve(&l, 13 * VALUE);
         for (int c = 0; c < 13; c++) csv_double(&l, v[c]);
+    }
+    const double *q = mcd_sim_q(r->sim), *qd = mcd_sim_qd(r->sim);
+    for (int k = 0; k < m->nbody; k++) {
+        const mcd_body *B = &m->body[k];
+        if (!has_joint_columns(B)) continue;
+        csv_reserve(&l, 2 * VALUE);
+        csv_double(&l, q[B->qadr]);
+        csv_double(&l, qd[B->vadr]);
     }
     const int nc = st ? st->ncontacts : 0;
     csv_reserve(&l, 3 * VALUE);

@@ -35,6 +35,7 @@ void mcd_sim_free(mcd_sim *s)
     if (!s) return;
     mcd_sim_capacity_free(s);
     mcd_data_free(s->d);
+    mcd_data_free(s->controller_d);
     free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid), free(s->tau);
     free(s->v);
     free(s);
@@ -70,6 +71,7 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->opt = o;
     const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
     if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
+        (st = mcd_data_create(m, &s->controller_d, err)) != MCD_OK ||
         (st = mcd_sim_capacity_create(s, err)) != MCD_OK) {
         mcd_sim_free(s);
         return st;
@@ -140,6 +142,21 @@ const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s)
 {
     return s->cws;
 }
+mcd_status mcd_sim_contact_force(const mcd_sim *s, int k, mcd_contact_force *out)
+{
+    if (!s || !out || k < 0 || k >= s->ncontacts) return MCD_ERR_ARG;
+    const mcd_contact_point *p = &s->contacts[k];
+    const double *F = mcd_contact_impulse(s->cws, k); /* (F_f, F_o, F_n) */
+    const double *E = mcd_contact_frame(s->cws, k);   /* rows f, o, eta */
+    out->body_a = p->body_a, out->body_b = p->body_b;
+    mcd_v3_copy(out->point, p->pos);
+    mcd_v3_copy(out->normal, p->normal);
+    for (int i = 0; i < 3; i++) { /* F_f f + F_o o + F_n eta */
+        out->impulse[i] = F[0] * E[i] + F[1] * E[3 + i] + F[2] * E[6 + i];
+        out->force[i] = out->impulse[i] / s->opt.dt;
+    }
+    return MCD_OK;
+}
 const char *mcd_sim_error(const mcd_sim *s)
 {
     return s ? s->err.msg : "";
@@ -156,14 +173,31 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The controller's tau, its scratch data synchronised with (q, qd) first
+ * (sim.h, mcd_controller). */
+static mcd_status controller_forces(mcd_sim *s, const double *q, const double *qd)
+{
+    const mcd_model *m = s->m;
+    mcd_data *cd = s->controller_d;
+    memcpy(cd->q, q, (size_t)m->nq * sizeof *q);
+    memcpy(cd->qd, qd, (size_t)m->nv * sizeof *qd);
+    mcd_status st = mcd_body_velocities(m, cd, cd->q, cd->qd);
+    if (st != MCD_OK) return mcd_fail(&s->err, st, "controller state: %s", mcd_data_error(cd));
+    mcd_error_clear(&cd->err);
+    st = s->controller(s->controller_user, m, cd, s->t, q, qd, s->tau);
+    if (st == MCD_OK) return MCD_OK;
+    const char *why = mcd_data_error(cd);
+    return mcd_fail(&s->err, st, "controller failed at t = %g%s%s", s->t, why[0] ? ": " : "", why);
+}
+
 /* tau = controller + passive joint damping. */
 static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
 {
     const mcd_model *m = s->m;
     memset(s->tau, 0, (size_t)m->nv * sizeof *s->tau);
     if (s->controller) {
-        mcd_status st = s->controller(s->controller_user, m, s->d, s->t, q, qd, s->tau);
-        if (st != MCD_OK) return mcd_fail(&s->err, st, "controller failed at t = %g", s->t);
+        mcd_status st = controller_forces(s, q, qd);
+        if (st != MCD_OK) return st;
         for (int i = 0; i < m->nv; i++)
             if (!isfinite(s->tau[i]))
                 return mcd_fail(&s->err, MCD_ERR_NONFINITE, "controller: tau[%d] not finite", i);

@@ -30,6 +30,7 @@ struct mcd_sim {
     void *provider_user;
     mcd_controller controller;
     void *controller_user;
+    mcd_data *controller_d; /* the controller's scratch data (sim.h, mcd_controller) */
     long solver_failures;
     mcd_error err;
 };

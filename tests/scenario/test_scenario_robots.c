@@ -94,7 +94,7 @@ typedef struct arm_pd {
     int yaw, pitch, roll; /* body index of each joint */
 } arm_pd;
 
-static mcd_status pd(void *user, const mcd_model *m, const mcd_data *d, double t, const double *q,
+static mcd_status pd(void *user, const mcd_model *m, mcd_data *d, double t, const double *q,
                      const double *qd, double *tau)
 {
     (void)d;

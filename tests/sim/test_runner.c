@@ -99,6 +99,88 @@ START_TEST(csv_follows_the_contract)
 }
 END_TEST
 
+/* The index of the field name in a comma-separated header line, -1 if none. */
+static int header_index(const char *header, const char *name)
+{
+    int col = 0;
+    for (const char *p = header; *p && *p != '\n'; col++) {
+        size_t len = strcspn(p, ",\n");
+        if (len == strlen(name) && !strncmp(p, name, len)) return col;
+        p += len;
+        if (*p == ',') p++;
+    }
+    return -1;
+}
+
+static int controller_calls;
+
+static mcd_status count_calls(void *user, const mcd_model *m, mcd_data *d, double t,
+                              const double *q, const double *qd, double *tau)
+{
+    (void)user, (void)d, (void)t, (void)q, (void)qd;
+    controller_calls++;
+    tau[0] = m->nv > 0 ? 1.0 : 0.0;
+    return MCD_OK;
+}
+
+/* pendulum12: every hinge has <joint>.q and <joint>.qd columns, found by
+ * mcd_runner_csv_column at their place in the header, holding the state
+ * exactly (17 digits); the controller set through the runner runs once per
+ * step. */
+START_TEST(csv_joint_columns_and_controller)
+{
+    mcd_scenario *sc = load("pendulum12.yaml");
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.duration = 0.005;
+    mcd_runner *r = NULL;
+    ck_assert_int_eq(mcd_runner_create(sc, &ov, &r, NULL), MCD_OK);
+    controller_calls = 0;
+    mcd_runner_set_controller(r, count_calls, NULL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mcd_runner_csv_header(r, f);
+    mcd_step_stats st;
+    for (long i = 0; i < mcd_runner_steps(r); i++)
+        ck_assert_int_eq(mcd_runner_step(r, &st), MCD_OK);
+    mcd_runner_csv_row(r, &st, f);
+    fclose(f);
+    ck_assert_int_eq(controller_calls, 5);
+    const mcd_model *m = sc->model;
+    const char *row = strchr(buf, '\n') + 1;
+    double v[512];
+    int n = 0;
+    for (const char *p = row; n < 512; n++) {
+        v[n] = strtod(p, NULL);
+        p = strchr(p, ',');
+        if (!p) break;
+        p++;
+    }
+    int joints = 0;
+    for (int k = 0; k < m->nbody; k++) {
+        if (m->body[k].nv != 1) continue;
+        char name[128];
+        snprintf(name, sizeof name, "%s.q", m->joint_name[k]);
+        const int cq = mcd_runner_csv_column(r, name);
+        ck_assert_int_eq(cq, header_index(buf, name));
+        snprintf(name, sizeof name, "%s.qd", m->joint_name[k]);
+        const int cqd = mcd_runner_csv_column(r, name);
+        ck_assert_int_eq(cqd, header_index(buf, name));
+        ck_assert_int_eq(cqd, cq + 1);
+        ck_assert_int_lt(cqd, n + 1);
+        ck_assert_double_eq(v[cq], mcd_sim_q(mcd_runner_sim(r))[m->body[k].qadr]);
+        ck_assert_double_eq(v[cqd], mcd_sim_qd(mcd_runner_sim(r))[m->body[k].vadr]);
+        joints++;
+    }
+    ck_assert_int_eq(joints, 12);
+    /* the joint columns sit between the body columns and the counters */
+    ck_assert_int_eq(header_index(buf, "ncontacts"), 1 + 13 * m->nbody + 2 * joints);
+    free(buf);
+    mcd_runner_free(r);
+    mcd_scenario_free(sc);
+}
+END_TEST
+
 /* A pair override that names a link merged into the world (a fixed base)
  * applies to that link's geometry: the overlapping base and first link do
  * not touch once the pair is disabled. The base belongs to the robot, so
@@ -171,6 +253,7 @@ Suite *runner_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, resting_contact_never_drops, 0, MCD_SOLVER_KIND_COUNT);
     tcase_add_test(tc, csv_follows_the_contract);
+    tcase_add_test(tc, csv_joint_columns_and_controller);
     tcase_add_test(tc, pair_override_on_a_fixed_base);
     tcase_add_test(tc, bad_overrides_reported);
     suite_add_tcase(s, tc);

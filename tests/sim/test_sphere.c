@@ -142,7 +142,7 @@ START_TEST(case2_directions_are_honoured)
 }
 END_TEST
 
-static mcd_status nan_controller(void *user, const mcd_model *m, const mcd_data *d, double t,
+static mcd_status nan_controller(void *user, const mcd_model *m, mcd_data *d, double t,
                                  const double *q, const double *qd, double *tau)
 {
     (void)user, (void)m, (void)d, (void)q, (void)qd;
@@ -211,7 +211,7 @@ START_TEST(solver_failure_policy)
 }
 END_TEST
 
-static mcd_status spin_controller(void *user, const mcd_model *m, const mcd_data *d, double t,
+static mcd_status spin_controller(void *user, const mcd_model *m, mcd_data *d, double t,
                                   const double *q, const double *qd, double *tau)
 {
     (void)user, (void)m, (void)d, (void)t, (void)q, (void)qd;
