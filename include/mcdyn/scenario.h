@@ -149,6 +149,14 @@ typedef struct mcd_scenario {
     char **env_name;
     int *env_geom;
     mcd_scenario_settings settings;
+    /* Actuators of every robot (the robots' actuators keys, docs/scenarios.md),
+     * one per driven velocity coordinate, in dof order; for
+     * mcd_sim_set_actuators (the runner sets them). Their time series point
+     * into series (nseries blocks owned by the scenario). */
+    mcd_actuator *actuator;
+    int nactuator;
+    double **series;
+    int nseries;
     /* Warnings of the URDF loader (missing visual meshes, ignored <mimic>,
      * balanced inertias), each prefixed with the scenario location. */
     char **warning;

@@ -6,9 +6,10 @@
 
 #include "mcdyn/sim.h"
 
-struct mcd_sim_nslcp;   /* src/sim/sim_nslcp.c */
-struct mcd_sim_maxdiss; /* src/sim/sim_maxdiss.c */
-struct mcd_sim_impact;  /* src/sim/sim_impact.c */
+struct mcd_sim_nslcp;     /* src/sim/sim_nslcp.c */
+struct mcd_sim_maxdiss;   /* src/sim/sim_maxdiss.c */
+struct mcd_sim_impact;    /* src/sim/sim_impact.c */
+struct mcd_sim_actuation; /* src/sim/sim_actuator.c */
 
 struct mcd_sim {
     const mcd_model *m;
@@ -25,6 +26,7 @@ struct mcd_sim {
     struct mcd_sim_nslcp *nslcp;
     struct mcd_sim_maxdiss *maxdiss;
     struct mcd_sim_impact *impact;
+    struct mcd_sim_actuation *actuation;
     double t;
     mcd_contact_provider provider;
     void *provider_user;
@@ -84,5 +86,14 @@ mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *res
 mcd_status mcd_sim_impact_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_impact_free(mcd_sim *s);
 mcd_status mcd_sim_impact_phase(mcd_sim *s);
+
+/* Actuators and implicit damping (sim_actuator.c): workspace hooks; the
+ * actuators' torques added to s->tau at (q, qd) and the step's damping
+ * diagonal h (kd + b) made; that diagonal for d->hinge_diagonal (NULL when
+ * damping is explicit). */
+mcd_status mcd_sim_actuation_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_actuation_free(mcd_sim *s);
+mcd_status mcd_sim_actuation_apply(mcd_sim *s, const double *q, const double *qd);
+const double *mcd_sim_damping_diagonal(const mcd_sim *s);
 
 #endif
