@@ -71,6 +71,8 @@ typedef struct mcd_contact_settings {
     double activation_distance;         /* contacts are made when the gap is <= delta [m], >= 0
                                            (default 0) */
     int self_collision;                 /* 1: links of one robot may touch each other (default 0) */
+    int joint_limits;                   /* 1: joint position limits enforced (sim.h, joint
+                                           limits; default 1) */
     int directions;                     /* n_f, friction directions of the polyhedral cone: even,
                                            >= 4 (default 4) */
     mcd_direction_mode direction_mode;  /* aligned (first direction along -v_t, Sec. 3.1) or

@@ -212,6 +212,16 @@ void mcd_sim_set_implicit_damping(mcd_sim *s, int on);
  * none; a saturated actuator's torque is the limit). */
 const double *mcd_sim_actuator_torque(const mcd_sim *s);
 
+/* ---- joint limits ----------------------------------------------------
+ * On by default: every revolute or prismatic joint with position limits
+ * (mcd_joint_limits) gets, for each bound it is near (contact.h,
+ * mcd_contact_joint_limits), a frictionless inelastic contact row between
+ * its body and its parent whose normal velocity is +-qd of the joint; the
+ * rows join the step's contacts (they are counted and reported among them:
+ * mcd_sim_ncontacts, mcd_sim_contact) and every step method and impact law
+ * solves them with the contacts. 0 switches them off. */
+void mcd_sim_set_joint_limits(mcd_sim *s, int on);
+
 const char *mcd_sim_error(const mcd_sim *s);
 /* Steps whose solver did not converge (on_failure = warn). */
 long mcd_sim_solver_failures(const mcd_sim *s);

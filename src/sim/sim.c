@@ -183,13 +183,16 @@ static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
 static mcd_status detect(mcd_sim *s, const double *qs)
 {
     s->ncontacts = 0;
-    if (!s->provider) return MCD_OK;
+    if (!s->provider && !mcd_sim_joint_limits_on(s)) return MCD_OK;
     mcd_status st = mcd_forward_kinematics(s->m, s->d, qs);
     if (st != MCD_OK) return mcd_fail(&s->err, st, "%s", mcd_data_error(s->d));
     for (;;) {
         mcd_error e = {0};
         int n = 0;
-        st = s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->cap, &n, &e);
+        st = s->provider
+                 ? s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->cap, &n, &e)
+                 : MCD_OK;
+        if (st == MCD_OK) st = mcd_sim_add_limits(s, qs, &n, &e); /* sim_limits.c */
         if (st == MCD_OK) {
             s->ncontacts = n;
             return MCD_OK;

@@ -33,6 +33,7 @@ struct mcd_sim {
     mcd_controller controller;
     void *controller_user;
     long solver_failures;
+    int joint_limits_off; /* mcd_sim_set_joint_limits(s, 0) (sim_limits.c) */
     mcd_error err;
 };
 
@@ -95,5 +96,12 @@ mcd_status mcd_sim_actuation_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_actuation_free(mcd_sim *s);
 mcd_status mcd_sim_actuation_apply(mcd_sim *s, const double *q, const double *qd);
 const double *mcd_sim_damping_diagonal(const mcd_sim *s);
+
+/* Joint limits (sim_limits.c): whether they are on; their rows appended to
+ * the n contacts of s->contacts at q (kinematics of q in s->d), *n
+ * increased; MCD_ERR_CAPACITY (with *n the number needed) when they do not
+ * fit. */
+int mcd_sim_joint_limits_on(const mcd_sim *s);
+mcd_status mcd_sim_add_limits(mcd_sim *s, const double *q, int *n, mcd_error *err);
 
 #endif

@@ -2,7 +2,8 @@
  * scenario's entries become (one mcd_actuator per driven dof, later
  * entries replacing earlier ones, targets from numbers, maps, the initial
  * state and CSV files), and the inputs that must not load, each with the
- * file, line, column and key path in its message. Model: data/act_arm.urdf
+ * file, line, column and key path in its message; the contact.joint_limits
+ * key and a URDF whose limits have lower > upper. Model: data/act_arm.urdf
  * (j1 revolute with effort 10 N m, j2 continuous without a limit). */
 #include <check.h>
 #include <math.h>
@@ -154,6 +155,19 @@ START_TEST(bad_targets)
 }
 END_TEST
 
+START_TEST(joint_limits_key)
+{
+    mcd_scenario *s = load_string_ok(ARM);
+    ck_assert_int_eq(s->settings.contact.joint_limits, 1); /* on by default */
+    mcd_scenario_free(s);
+    s = load_string_ok(ARM "contact: {joint_limits: false}\n");
+    ck_assert_int_eq(s->settings.contact.joint_limits, 0);
+    mcd_scenario_free(s);
+    expect_error(ARM "contact: {joint_limits: 1}\n", MCD_ERR_PARSE, "key 'contact.joint_limits'",
+                 NULL);
+}
+END_TEST
+
 START_TEST(bad_joint_limits)
 {
     expect_error("robots:\n  - urdf: act_bad_limits.urdf\n", MCD_ERR_MODEL,
@@ -168,6 +182,7 @@ static Suite *actuators_suite(void)
     tcase_add_test(good, entries_override_in_order);
     tcase_add_test(good, types_and_defaults);
     tcase_add_test(good, target_file);
+    tcase_add_test(good, joint_limits_key);
     suite_add_tcase(s, good);
     TCase *bad = tcase_create("errors");
     tcase_add_test(bad, bad_joints);
