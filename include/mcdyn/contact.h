@@ -137,6 +137,23 @@ mcd_status mcd_contact_take_fc3d(mcd_contact_ws *ws, const double *r);
 mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
                                        double *qd_out);
 
+/* Joint limits as frictionless contacts (docs/scenarios.md, "Joint
+ * limits"): for every revolute or prismatic hinge with position limits
+ * (mcd_joint_limits.has_position_limits) and each bound whose gap (q -
+ * lower, upper - q) is at most margin + 2 dt max(closing speed, 0), a
+ * contact of the hinge's body (A) with its parent (B, -1: the world) whose
+ * normal velocity is +qd (lower bound) or -qd (upper bound): for a
+ * revolute joint at p = o + u, u a unit vector normal to the world axis a
+ * through the joint origin o, eta = +-(a x u); for a prismatic one at o,
+ * eta = +-a. Its row of G is thus +-e_k (the unit vector of the joint's
+ * coordinate in qd-space), its Lambda entry e_k^T M^{-1} e_k; gap as
+ * above, mu = 0, the given restitution. Needs the kinematics of q in d.
+ * Writes at most capacity contacts and sets *n to the number found;
+ * MCD_ERR_CAPACITY when more than capacity. */
+mcd_status mcd_contact_joint_limits(const mcd_model *m, const mcd_data *d, const double *q,
+                                    const double *qd, double dt, double margin, double restitution,
+                                    mcd_contact_point *out, int capacity, int *n);
+
 /* Results of the step, per contact k < ncontacts: impulses (F_f, F_o, F_n)
  * in the contact frame [N s], the frame (rows f, o, eta), and the
  * pre-step relative velocity (nu_f, nu_o, nu_n). */

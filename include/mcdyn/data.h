@@ -36,13 +36,19 @@ typedef struct mcd_body_data {
 
 typedef struct mcd_data {
     const mcd_model *model;
-    mcd_body_data *bd;              /* model->nbody entries */
-    double *S;                      /* hinge maps H^*: 6 entries per velocity coordinate (nv x 6) */
-    double *U;                      /* P H^*: 6 entries per velocity coordinate (nv x 6) */
-    double *q, *qd;                 /* state scratch owned by data (nq, nv), for convenience */
-    double *tmp_nv;                 /* nv scratch */
-    double *tmp_nv2;                /* nv scratch */
-    int factor_valid;               /* 1 after mcd_minv_factor on the current configuration */
+    mcd_body_data *bd; /* model->nbody entries */
+    double *S;         /* hinge maps H^*: 6 entries per velocity coordinate (nv x 6) */
+    double *U;         /* P H^*: 6 entries per velocity coordinate (nv x 6) */
+    double *q, *qd;    /* state scratch owned by data (nq, nv), for convenience */
+    double *tmp_nv;    /* nv scratch */
+    double *tmp_nv2;   /* nv scratch */
+    int factor_valid;  /* 1 after mcd_minv_factor on the current configuration */
+    /* NULL, or nv terms >= 0 added to the diagonal of M by the articulated-body
+     * factorization, which then factors M + diag(hinge_diagonal) (each term
+     * joins D(k) = H P H^* of its hinge, as MuJoCo's armature): the
+     * simulator's implicit damping sets it to h (k_d + b) during a step
+     * (sim.h) */
+    const double *hinge_diagonal;
     struct mcd_osc_ws *osc;         /* operational-space workspace (osc.h) */
     struct mcd_closure_ws *closure; /* loop-closure workspace (closure.h), NULL without closures */
     mcd_error err;                  /* last error */

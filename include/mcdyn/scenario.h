@@ -71,6 +71,8 @@ typedef struct mcd_contact_settings {
     double activation_distance;         /* contacts are made when the gap is <= delta [m], >= 0
                                            (default 0) */
     int self_collision;                 /* 1: links of one robot may touch each other (default 0) */
+    int joint_limits;                   /* 1: joint position limits enforced (sim.h, joint
+                                           limits; default 1) */
     int directions;                     /* n_f, friction directions of the polyhedral cone: even,
                                            >= 4 (default 4) */
     mcd_direction_mode direction_mode;  /* aligned (first direction along -v_t, Sec. 3.1) or
@@ -149,6 +151,14 @@ typedef struct mcd_scenario {
     char **env_name;
     int *env_geom;
     mcd_scenario_settings settings;
+    /* Actuators of every robot (the robots' actuators keys, docs/scenarios.md),
+     * one per driven velocity coordinate, in dof order; for
+     * mcd_sim_set_actuators (the runner sets them). Their time series point
+     * into series (nseries blocks owned by the scenario). */
+    mcd_actuator *actuator;
+    int nactuator;
+    double **series;
+    int nseries;
     /* Warnings of the URDF loader (missing visual meshes, ignored <mimic>,
      * balanced inertias), each prefixed with the scenario location. */
     char **warning;

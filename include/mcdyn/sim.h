@@ -182,6 +182,78 @@ typedef struct mcd_contact_force {
  * step, impact phase included). MCD_ERR_ARG for k out of range or NULL. */
 mcd_status mcd_sim_contact_force(const mcd_sim *s, int k, mcd_contact_force *out);
 
+/* ---- actuators and implicit damping ---------------------------------
+ *
+ * Joint actuators, applied after the controller, one per velocity
+ * coordinate of a one-coordinate joint (revolute, continuous, prismatic),
+ * with q the joint's position, qd its velocity, t the step's start time:
+ *   torque:   tau = ff(t)
+ *   position: tau = kp (r(t) - q) + kd (dr/dt(t) - qd) + ff(t)
+ *   velocity: tau = kd (r(t) - qd) + ff(t)
+ * saturated at +-effort_limit. A signal r or ff is a constant or a time
+ * series linearly interpolated (dr/dt: the slope of the segment holding t,
+ * 0 for a constant or outside the series, which holds its end values).
+ *
+ * Implicit damping (on by default): the damping terms D = diag(kd + b) (b
+ * the joint damping of mcd_joint_limits, with mcd_sim_options.joint_damping)
+ * act on the velocity at the end of the step, as MuJoCo's implicit damping:
+ *   M (qd+ - qd) = h (tau_e - D qd+ - C) + G^T F
+ * (tau_e: the torques without the damping terms), that is
+ *   qd+ = qd + h M~^{-1} (tau - C) + M~^{-1} G^T F,  M~ = M + h D,
+ * with tau = tau_e - D qd the explicit torques. The step is the explicit
+ * step with M~ in place of M: the articulated-body factorization takes h D
+ * on the diagonal of each hinge's D(k) (data.h hinge_diagonal), so the free
+ * velocities and the contact problem's Lambda = G M~^{-1} G^T are those of
+ * the damped system. An actuator saturated at the step's start is a constant
+ * torque over the step: its kd stays out of D. Explicit damping (off)
+ * applies tau as computed, the step unchanged; a stiff servo (kd / M large
+ * against 1 / h) then diverges. */
+typedef enum mcd_actuator_type {
+    MCD_ACTUATOR_TORQUE = 0, /* tau = ff */
+    MCD_ACTUATOR_POSITION,   /* tau = kp (r - q) + kd (dr/dt - qd) + ff */
+    MCD_ACTUATOR_VELOCITY,   /* tau = kd (r - qd) + ff */
+    MCD_ACTUATOR_TYPE_COUNT
+} mcd_actuator_type;
+
+/* A constant (n = 0: value) or n >= 1 samples (t strictly increasing,
+ * linear interpolation, the end values held outside [t[0], t[n-1]]). */
+typedef struct mcd_signal {
+    double value;
+    int n;
+    const double *t, *v;
+} mcd_signal;
+
+typedef struct mcd_actuator {
+    int dof; /* velocity index of a one-coordinate joint */
+    mcd_actuator_type type;
+    double kp, kd;          /* >= 0 (kp: position only; kd: position and velocity) */
+    mcd_signal target;      /* r: position target, or velocity target (velocity type) */
+    mcd_signal feedforward; /* ff */
+    double effort_limit;    /* > 0; INFINITY: none */
+} mcd_actuator;
+
+/* Replaces the simulator's actuators by a copy of the n given (series
+ * copied too); n = 0 removes them. Checks them: MCD_ERR_ARG naming the
+ * actuator and what is wrong (dof out of range or not of a one-coordinate
+ * joint, two actuators on one dof, negative or non-finite gains, effort
+ * limit <= 0, a series not strictly increasing or not finite). */
+mcd_status mcd_sim_set_actuators(mcd_sim *s, const mcd_actuator *a, int n, mcd_error *err);
+/* 1 (default): kd and joint damping implicit, as above; 0: explicit. */
+void mcd_sim_set_implicit_damping(mcd_sim *s, int on);
+/* The torques the actuators applied in the last step (nv entries, 0 where
+ * none; a saturated actuator's torque is the limit). */
+const double *mcd_sim_actuator_torque(const mcd_sim *s);
+
+/* ---- joint limits ----------------------------------------------------
+ * On by default: every revolute or prismatic joint with position limits
+ * (mcd_joint_limits) gets, for each bound it is near (contact.h,
+ * mcd_contact_joint_limits), a frictionless inelastic contact row between
+ * its body and its parent whose normal velocity is +-qd of the joint; the
+ * rows join the step's contacts (they are counted and reported among them:
+ * mcd_sim_ncontacts, mcd_sim_contact) and every step method and impact law
+ * solves them with the contacts. 0 switches them off. */
+void mcd_sim_set_joint_limits(mcd_sim *s, int on);
+
 const char *mcd_sim_error(const mcd_sim *s);
 /* Steps whose solver did not converge (on_failure = warn). */
 long mcd_sim_solver_failures(const mcd_sim *s);

@@ -4,7 +4,8 @@
  * origin so that phi moves them between bodies unchanged:
  *
  *   tip to base   P(k)   = M(k) + sum_children P+(child)
- *                 D(k)   = H P(k) H^*,   G(k) = P(k) H^* D(k)^{-1}
+ *                 D(k)   = H P(k) H^* (+ hinge_diagonal, data.h),
+ *                 G(k)   = P(k) H^* D(k)^{-1}
  *                 P+(k)  = [I - G(k) H] P(k)                 (tau-bar P)
  *                 z(k)   = b(k) + sum_children z+(child)
  *                 eps(k) = T(k) - H z(k)
@@ -42,6 +43,7 @@ mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
             double col[6];
             mcd_hinge_project(col, S, n, U + 6 * c);
             for (int r = 0; r < n; r++) D[n * r + c] = col[r];
+            if (d->hinge_diagonal) D[n * c + c] += d->hinge_diagonal[B->vadr + c];
         }
         if (!mcd_small_spd_inverse(n, D, b->Dinv))
             return mcd_fail(&d->err, MCD_ERR_SINGULAR,

@@ -69,6 +69,7 @@ static mcd_status parse_document(const scn_ctx *c, const yt_node *root, const ch
     if (st == MCD_OK) st = scn_parse_nslcp(c, &doc);
     if (st == MCD_OK) st = scn_build_model(c, &doc);
     if (st == MCD_OK) st = scn_parse_state(c, &doc);
+    if (st == MCD_OK) st = scn_parse_actuators(c, &doc);
     if (st == MCD_OK) st = scn_parse_pairs(c, &doc);
     return st;
 }
@@ -170,6 +171,9 @@ void mcd_scenario_free(mcd_scenario *s)
     free_strings(s->warning, s->nwarning);
     free(s->q0);
     free(s->qd0);
+    free(s->actuator);
+    for (int i = 0; i < s->nseries; i++) free(s->series[i]);
+    free(s->series);
     mcd_model_free(s->model);
     free(s->name);
     free(s);

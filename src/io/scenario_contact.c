@@ -21,6 +21,7 @@ static const scn_field contact_fields[] = {
     {"restitution", SCN_NUMBER, CON(restitution), SCN_UNIT},
     {"activation_distance", SCN_NUMBER, CON(activation_distance), SCN_NONNEG},
     {"self_collision", SCN_BOOL, CON(self_collision), SCN_ANY},
+    {"joint_limits", SCN_BOOL, CON(joint_limits), SCN_ANY},
     {"directions", SCN_INT, CON(directions), {4, 0, 0, 0}},
     {"max_points", SCN_INT, CON(max_points), {1, 0, 0, 0}},
     {.key = "direction_mode"},

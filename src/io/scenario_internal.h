@@ -12,6 +12,8 @@
  *   scenario_closure.c      loop closures
  *   scenario_model.c        the builder: environment, robots, closures, build
  *   scenario_state.c        the initial state q0, qd0 by joint name
+ *   scenario_actuator.c     the robots' actuators
+ *   scenario_actuator_file.c  time series of actuator targets (CSV)
  * Every node keeps its line and column and every reader its key path, so
  * every error reads "file:line:column: key 'a.b[0].c': what is wrong".
  */
@@ -154,5 +156,24 @@ mcd_status scn_parse_nslcp(const scn_ctx *c, const scn_at *doc);
 mcd_status scn_build_model(const scn_ctx *c, const scn_at *doc);
 /* scenario_state.c: q0 and qd0 from the robots' q and qd. */
 mcd_status scn_parse_state(const scn_ctx *c, const scn_at *doc);
+
+/* scenario_actuator.c: the robots' actuators into c->s->actuator, once the
+ * initial state is read. */
+mcd_status scn_parse_actuators(const scn_ctx *c, const scn_at *doc);
+
+/* scenario_actuator_file.c: a CSV table (header t, names...; rows of
+ * numbers, t strictly increasing) read from the file name (resolved by
+ * scn_path) given at key at. col: ncol columns of nrow values, column j at
+ * col + j nrow (t first). The caller owns col and frees the names with
+ * scn_table_free_names, on failure as on success. */
+typedef struct scn_table {
+    int nrow, ncol;
+    char **name;
+    double *col;
+} scn_table;
+mcd_status scn_read_table(const scn_ctx *c, const scn_at *at, const char *name, scn_table *t);
+/* The index of the data column name (not t), -1 if absent. */
+int scn_table_column(const scn_table *t, const char *name);
+void scn_table_free_names(scn_table *t);
 
 #endif

@@ -27,6 +27,7 @@ static const scn_field robot_fields[] = {
     {.key = "q"},
     {.key = "qd"},
     {.key = "package_paths"},
+    {.key = "actuators"},
     {"balance_inertia", SCN_BOOL, offsetof(mcd_urdf_options, balance_inertia), SCN_ANY},
     {"ignore_mimic", SCN_BOOL, offsetof(mcd_urdf_options, ignore_mimic), SCN_ANY},
 };

@@ -27,6 +27,7 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
      * that wants it names it */
     s.contact.impact_law = MCD_IMPACT_STRONGE;
     s.contact.directions = 4;
+    s.contact.joint_limits = 1;
     s.contact.direction_mode = MCD_DIRECTIONS_ALIGNED;
     s.contact.penetration = MCD_PENETRATION_VELOCITY;
     s.contact.penetration_gain = 0.2;

@@ -219,6 +219,8 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
         s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &r->cw, err);
     if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &r->sim, err);
+    if (s == MCD_OK) s = mcd_sim_set_actuators(r->sim, sc->actuator, sc->nactuator, err);
+    if (s == MCD_OK) mcd_sim_set_joint_limits(r->sim, sc->settings.contact.joint_limits);
     if (s == MCD_OK) {
         mcd_sim_set_contact_provider(r->sim, provide, r);
         s = mcd_sim_set_state(r->sim, sc->q0, sc->qd0, 0.0);

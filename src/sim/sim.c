@@ -34,6 +34,7 @@ void mcd_sim_free(mcd_sim *s)
 {
     if (!s) return;
     mcd_sim_capacity_free(s);
+    mcd_sim_actuation_free(s);
     mcd_data_free(s->d);
     mcd_data_free(s->controller_d);
     free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid), free(s->tau);
@@ -72,7 +73,8 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
     if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
         (st = mcd_data_create(m, &s->controller_d, err)) != MCD_OK ||
-        (st = mcd_sim_capacity_create(s, err)) != MCD_OK) {
+        (st = mcd_sim_capacity_create(s, err)) != MCD_OK ||
+        (st = mcd_sim_actuation_create(s, err)) != MCD_OK) {
         mcd_sim_free(s);
         return st;
     }
@@ -190,7 +192,7 @@ static mcd_status controller_forces(mcd_sim *s, const double *q, const double *q
     return mcd_fail(&s->err, st, "controller failed at t = %g%s%s", s->t, why[0] ? ": " : "", why);
 }
 
-/* tau = controller + passive joint damping. */
+/* tau = controller + passive joint damping + actuators (sim_actuator.c). */
 static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
 {
     const mcd_model *m = s->m;
@@ -206,7 +208,7 @@ static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
         for (int k = 0; k < m->nbody; k++)
             for (int i = 0; i < m->body[k].nv; i++)
                 s->tau[m->body[k].vadr + i] -= m->body[k].limits.damping * qd[m->body[k].vadr + i];
-    return MCD_OK;
+    return mcd_sim_actuation_apply(s, q, qd);
 }
 
 /* Contacts at configuration qs (kinematics of qs made first). When the
@@ -215,13 +217,16 @@ static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
 static mcd_status detect(mcd_sim *s, const double *qs)
 {
     s->ncontacts = 0;
-    if (!s->provider) return MCD_OK;
+    if (!s->provider && !mcd_sim_joint_limits_on(s)) return MCD_OK;
     mcd_status st = mcd_forward_kinematics(s->m, s->d, qs);
     if (st != MCD_OK) return mcd_fail(&s->err, st, "%s", mcd_data_error(s->d));
     for (;;) {
         mcd_error e = {0};
         int n = 0;
-        st = s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->cap, &n, &e);
+        st = s->provider
+                 ? s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->cap, &n, &e)
+                 : MCD_OK;
+        if (st == MCD_OK) st = mcd_sim_add_limits(s, qs, &n, &e); /* sim_limits.c */
         if (st == MCD_OK) {
             s->ncontacts = n;
             return MCD_OK;
@@ -282,6 +287,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
         r = mcd_fail(&s->err, MCD_ERR_NOMEM, "no contact workspace (a capacity growth failed)");
     if (r == MCD_OK) r = detect(s, qs);
     t2 = now();
+    s->d->hinge_diagonal = mcd_sim_damping_diagonal(s); /* M + h D: implicit damping */
     if (r == MCD_OK) {
         r = mcd_contact_setup(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
                               s->contacts, &s->opt.contact);
@@ -294,6 +300,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     double t4 = now();
     st.t_solve = t4 - t3;
     if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);
+    s->d->hinge_diagonal = NULL;
     if (r == MCD_OK) r = mcd_sim_guard_check(s, &st);
     if (r == MCD_OK) r = advance(s);
     st.t_dynamics = (t1 - t0) + (now() - t4);

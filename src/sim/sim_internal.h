@@ -6,9 +6,10 @@
 
 #include "mcdyn/sim.h"
 
-struct mcd_sim_nslcp;   /* src/sim/sim_nslcp.c */
-struct mcd_sim_maxdiss; /* src/sim/sim_maxdiss.c */
-struct mcd_sim_impact;  /* src/sim/sim_impact.c */
+struct mcd_sim_nslcp;     /* src/sim/sim_nslcp.c */
+struct mcd_sim_maxdiss;   /* src/sim/sim_maxdiss.c */
+struct mcd_sim_impact;    /* src/sim/sim_impact.c */
+struct mcd_sim_actuation; /* src/sim/sim_actuator.c */
 
 struct mcd_sim {
     const mcd_model *m;
@@ -25,6 +26,7 @@ struct mcd_sim {
     struct mcd_sim_nslcp *nslcp;
     struct mcd_sim_maxdiss *maxdiss;
     struct mcd_sim_impact *impact;
+    struct mcd_sim_actuation *actuation;
     double t;
     mcd_contact_provider provider;
     void *provider_user;
@@ -32,6 +34,7 @@ struct mcd_sim {
     void *controller_user;
     mcd_data *controller_d; /* the controller's scratch data (sim.h, mcd_controller) */
     long solver_failures;
+    int joint_limits_off; /* mcd_sim_set_joint_limits(s, 0) (sim_limits.c) */
     mcd_error err;
 };
 
@@ -85,5 +88,21 @@ mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *res
 mcd_status mcd_sim_impact_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_impact_free(mcd_sim *s);
 mcd_status mcd_sim_impact_phase(mcd_sim *s);
+
+/* Actuators and implicit damping (sim_actuator.c): workspace hooks; the
+ * actuators' torques added to s->tau at (q, qd) and the step's damping
+ * diagonal h (kd + b) made; that diagonal for d->hinge_diagonal (NULL when
+ * damping is explicit). */
+mcd_status mcd_sim_actuation_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_actuation_free(mcd_sim *s);
+mcd_status mcd_sim_actuation_apply(mcd_sim *s, const double *q, const double *qd);
+const double *mcd_sim_damping_diagonal(const mcd_sim *s);
+
+/* Joint limits (sim_limits.c): whether they are on; their rows appended to
+ * the n contacts of s->contacts at q (kinematics of q in s->d), *n
+ * increased; MCD_ERR_CAPACITY (with *n the number needed) when they do not
+ * fit. */
+int mcd_sim_joint_limits_on(const mcd_sim *s);
+mcd_status mcd_sim_add_limits(mcd_sim *s, const double *q, int *n, mcd_error *err);
 
 #endif
