@@ -236,8 +236,10 @@ class Data:
         check(lib.mcd_minv_factor(self._m, self._ptr, self._q(q)), self._error)
 
     def minv_solve(self, x, out=None):
-        """y = M⁻¹x with the last factorization (``mcd_minv_solve``); x is
-        nv, or nv x k (k right-hand sides, one solve per column)."""
+        """y = M⁻¹x with the factorization left by :meth:`minv_factor`,
+        :meth:`forward_dynamics` or :meth:`node_compliance` (any other call
+        that computes kinematics clears it) (``mcd_minv_solve``); x is nv,
+        or nv x k (k right-hand sides, one solve per column)."""
         x = np.ascontiguousarray(x, dtype=np.float64)
         if x.ndim == 2 and x.shape[0] == self._nv:
             cols = np.ascontiguousarray(x.T)
