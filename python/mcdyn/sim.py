@@ -87,6 +87,7 @@ class Sim:
 
     def _init(self, model, sim, runner, dt):
         self.model = model
+        model._has_data = True  # the simulator made its mcd_data: no more nodes
         self.dt = dt
         self._sim = sim
         self._runner = runner

@@ -115,3 +115,9 @@ def test_controller_writing_nan_fails_the_step(panda):
     sim.controller = nan_tau
     raises(NONFINITE, sim.step)
     assert sim.t == 0.0
+
+
+def test_no_nodes_after_a_simulator():
+    model = load("panda")
+    mcdyn.Sim(model)
+    raises(ARG, model.add_node, "late", 0)
