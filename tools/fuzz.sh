@@ -42,7 +42,7 @@ ninja -C "$build" libmcdyn.a >/dev/null
 
 extra=()
 [ "$target" = args ] && extra=(tools/args.c)
-[ "$target" = fclib ] && extra=(tools/fclib_read.c $(pkg-config --cflags --libs fclib))
+[ "$target" = fclib ] && extra=($(pkg-config --libs fclib))
 exe="$build/fuzz_$target"
 clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer "${san[@]}" -Iinclude \
   "tests/fuzz/fuzz_$target.c" "${extra[@]}" "$build/libmcdyn.a" \

@@ -9,6 +9,7 @@ packages=(
   libassimp-dev                                   # collision mesh files (STL, OBJ, DAE, ...)
   libsuitesparse-dev                              # sparse Cholesky and QR (CHOLMOD, SPQR)
   libhdf5-dev python3-h5py                        # trajectory log (src/io/log_h5.c), its reader
+  python3-dev python3-cffi python3-numpy python3-pytest  # Python package (python/) and its tests
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
   gnuplot-nox                                     # PNG plots

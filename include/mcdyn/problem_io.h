@@ -91,6 +91,37 @@ int mcd_problem_file_size(const mcd_problem_file *f);
 mcd_status mcd_problem_read_siconos(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
                                     mcd_error *err);
 
+/* FCLIB local frictional-contact problems (HDF5 files of the FCLIB
+ * collection), read through Debian's libfclib when mcdyn was built with it
+ * (mcd_problem_fclib_available() == 1; otherwise every FCLIB read is
+ * MCD_ERR_UNSUPPORTED). The file is checked with HDF5 before libfclib reads
+ * it, because libfclib trusts the file (wrong dataset sizes overrun its
+ * buffers, a missing group makes it exit the process): every group it opens
+ * must open and list, and every dataset it reads must have the right type
+ * and size. Then:
+ *   W (m x m, m = spacedim nc) -> the contact rows;
+ *   V (m x p), R (p x p), s (p), when present -> p bilateral rows in front:
+ *       the problem's matrix is [R V^T; V W] and q is [s; q], since FCLIB's
+ *       V^T r + R lambda + s = 0 with lambda free is a bilateral row;
+ *   spacedim 2 -> embedded in 3D as the Siconos 2D problems above.
+ * FCLIB matrices are CSparse matrices (triplet, compressed column or
+ * compressed row); repeated triplet entries are summed. Indices must be in
+ * range, values finite, mu >= 0; messages name the file and the dataset
+ * entry. out receives kind MCD_PROBLEM_FC3D; MCD_ERR_IO if the file cannot
+ * be opened, MCD_ERR_UNSUPPORTED for a global problem, MCD_ERR_PARSE /
+ * MCD_ERR_NONFINITE for a malformed one; on failure out holds nothing to
+ * free. */
+int mcd_problem_fclib_available(void);
+mcd_status mcd_problem_read_fclib(const char *path, mcd_problem_file *out, mcd_error *err);
+
+/* 1 if path names an FCLIB file (ends in .hdf5 or .h5), else 0. */
+int mcd_problem_is_fclib_path(const char *path);
+
+/* Any problem file: FCLIB by its name (kind must be AUTO or FC3D), else a
+ * Siconos .dat file read as kind. */
+mcd_status mcd_problem_read_file(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
+                                 mcd_error *err);
+
 /* Releases the arrays of f and zeroes it. f may be NULL or already free. */
 void mcd_problem_file_free(mcd_problem_file *f);
 

@@ -1,6 +1,6 @@
-/* libFuzzer target: the FCLIB reader of the command line
- * (tools/fclib_read.c, HDF5 through libfclib), which reads from a path. */
-#include "../../tools/fclib_read.h"
+/* libFuzzer target: the library's FCLIB reader (src/io/problem_fclib.c,
+ * HDF5 through libfclib), which reads from a path. */
+#include "mcdyn/problem_io.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mcd_problem_file f;
     mcd_error err;
     memset(&f, 0, sizeof f);
-    if (read_fclib_local(path, &f, &err) == MCD_OK) mcd_problem_file_free(&f);
+    if (mcd_problem_read_fclib(path, &f, &err) == MCD_OK) mcd_problem_file_free(&f);
     unlink(path);
     return 0;
 }

@@ -1,5 +1,47 @@
-/* FCLIB local problems through libfclib (tools/fclib_read.h). */
-#include "fclib_read.h"
+/* FCLIB local problems through libfclib, and the choice between FCLIB and
+ * Siconos files (include/mcdyn/problem_io.h). The reader is compiled only
+ * when meson finds FCLIB (MCDYN_HAVE_FCLIB); without it, reading an FCLIB
+ * file is MCD_ERR_UNSUPPORTED. */
+#include "mcdyn/problem_io.h"
+
+#include <string.h>
+
+int mcd_problem_is_fclib_path(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return (n > 5 && strcmp(path + n - 5, ".hdf5") == 0) ||
+           (n > 3 && strcmp(path + n - 3, ".h5") == 0);
+}
+
+mcd_status mcd_problem_read_file(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
+                                 mcd_error *err)
+{
+    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_problem_read_file: NULL argument");
+    if (!mcd_problem_is_fclib_path(path)) return mcd_problem_read_siconos(path, kind, out, err);
+    memset(out, 0, sizeof *out);
+    if (kind != MCD_PROBLEM_AUTO && kind != MCD_PROBLEM_FC3D)
+        return mcd_fail(err, MCD_ERR_ARG,
+                        "%s: an FCLIB file holds a frictional-contact problem, not %s", path,
+                        mcd_problem_kind_name(kind));
+    return mcd_problem_read_fclib(path, out, err);
+}
+
+#ifndef MCDYN_HAVE_FCLIB
+
+int mcd_problem_fclib_available(void)
+{
+    return 0;
+}
+
+mcd_status mcd_problem_read_fclib(const char *path, mcd_problem_file *out, mcd_error *err)
+{
+    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_problem_read_fclib: NULL argument");
+    memset(out, 0, sizeof *out);
+    return mcd_fail(err, MCD_ERR_UNSUPPORTED,
+                    "%s: reading FCLIB files needs mcdyn built with libfclib", path);
+}
+
+#else
 
 #include <fclib.h>
 #include <hdf5.h>
@@ -381,9 +423,14 @@ static mcd_status read_checked(const char *path, const fclib_sizes *z, mcd_probl
     return MCD_OK;
 }
 
-mcd_status read_fclib_local(const char *path, mcd_problem_file *out, mcd_error *err)
+int mcd_problem_fclib_available(void)
 {
-    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "read_fclib_local: NULL argument");
+    return 1;
+}
+
+mcd_status mcd_problem_read_fclib(const char *path, mcd_problem_file *out, mcd_error *err)
+{
+    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_problem_read_fclib: NULL argument");
     memset(out, 0, sizeof *out);
     H5E_auto2_t handler;
     void *handler_data;
@@ -395,3 +442,5 @@ mcd_status read_fclib_local(const char *path, mcd_problem_file *out, mcd_error *
     H5Eset_auto2(H5E_DEFAULT, handler, handler_data);
     return s;
 }
+
+#endif
