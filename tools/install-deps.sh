@@ -11,6 +11,7 @@ packages=(
   libhdf5-dev python3-h5py                        # trajectory log (src/io/log_h5.c), its reader
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
+  libopenmpi-dev openmpi-bin                      # `mcdyn sweep` across machines (meson option mpi)
   gnuplot-nox                                     # PNG plots
   clang-format                                    # format check (tests/format)
   clang libclang-rt-14-dev                        # libFuzzer targets (tools/fuzz.sh)
