@@ -2,15 +2,18 @@
  * thread pool and, under mpirun or srun, across the ranks of an MPI job,
  * and writes one summary CSV. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <libxml/parser.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/runner.h"
 #include "sweep_pool.h"
+#include "sweep_summary_h5.h"
 #ifdef MCDYN_HAVE_MPI
 #include <mpi.h>
 
@@ -20,14 +23,15 @@
 #define SWEEP_MAX_JOBS 1024
 
 typedef struct sweep_options {
-    const char *sweep, *out;
+    const char *sweep, *out, *h5;
     int jobs, resume, progress;
 } sweep_options;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--jobs N] [--resume] [--progress]\n"
+            "usage: mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--h5 SUMMARY.h5] [--jobs N]\n"
+            "                   [--resume] [--progress]\n"
             "       mpirun -n K mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--jobs N] [--resume]\n\n"
             "Runs every case of the sweep file (docs/scale-out.md: a base scenario, grid\n"
             "axes and random variables over scenario keys addressed by path) and writes one\n"
@@ -36,6 +40,8 @@ static void usage(FILE *out)
             "its status and message. Results do not depend on N or K.\n\n"
             "options:\n"
             "  --out FILE    the summary CSV\n"
+            "  --h5 FILE     the summary as HDF5 too: one dataset per column (float64 for\n"
+            "                numbers, [cases x n] for the final state, else strings)\n"
             "  --jobs N      cases run at once on this process's threads (default 1; under\n"
             "                MPI, on rank 0, the other ranks running one case at a time)\n"
             "  --resume      keep the rows of SUMMARY.csv.part (or SUMMARY.csv) of an\n"
@@ -58,6 +64,8 @@ static int parse(int argc, char **argv, sweep_options *o)
             return 0;
         } else if (!strcmp(a, "--out"))
             o->out = v;
+        else if (!strcmp(a, "--h5"))
+            o->h5 = v;
         else if (!strcmp(a, "--jobs"))
             bad = !v || args_parse_int(v, 1, &o->jobs) || o->jobs > SWEEP_MAX_JOBS;
         else if (!strcmp(a, "--resume"))
@@ -169,18 +177,30 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
     if (!q.error && summary.done < sp->ncase)
         snprintf(q.msg, sizeof q.msg, "no case could be started"), q.error = 1;
     if (q.error && q.msg[0]) fprintf(stderr, "mcdyn sweep: %s\n", q.msg);
-    if (!q.error && sweep_summary_finish(&summary, msg, sizeof msg))
+    if (!q.error && (sweep_summary_finish(&summary, msg, sizeof msg) ||
+                     (o->h5 && sweep_summary_h5(&summary, o->h5, msg, sizeof msg))))
         fprintf(stderr, "mcdyn sweep: %s\n", msg);
     else if (!q.error) {
         printf("cases             %ld (%ld run now, %ld kept from an earlier run)\n", sp->ncase,
                sp->ncase - summary.resumed, summary.resumed);
         printf("failed            %ld of those run now\n", q.failed);
         printf("summary           %s\n", o->out);
+        if (o->h5) printf("HDF5 summary      %s\n", o->h5);
         code = 0;
     }
     sweep_queue_free(&q);
     sweep_summary_free(&summary);
     return code;
+}
+
+/* The directory of the cases' trajectories, made when missing (its parent
+ * must exist). Returns 0, or 1 with the message printed. */
+static int make_trajectory_dir(const sweep_spec *sp)
+{
+    if (!sp->trajectories || mkdir(sp->trajectories, 0777) == 0 || errno == EEXIST) return 0;
+    fprintf(stderr, "mcdyn sweep: record.trajectories: cannot make %s: %s\n", sp->trajectories,
+            strerror(errno));
+    return 1;
 }
 
 /* Ranks other than 0: the cases rank 0 hands out. */
@@ -216,14 +236,15 @@ int mcd_cmd_sweep(int argc, char **argv)
     prepare_threads();
     sweep_spec sp;
     char msg[1024];
-    pthread_mutex_t h5_lock = PTHREAD_MUTEX_INITIALIZER;
-    sweep_run_shared sh = {&sp, &h5_lock};
-    code = 1;
-    if (sweep_spec_load(o.sweep, &sp, msg, sizeof msg)) {
-        fprintf(stderr, "mcdyn sweep: %s\n", msg);
+    pthread_mutex_t io_lock = PTHREAD_MUTEX_INITIALIZER;
+    sweep_run_shared sh = {&sp, &io_lock};
+    int bad = sweep_spec_load(o.sweep, &sp, msg, sizeof msg);
+    if (bad) fprintf(stderr, "mcdyn sweep: %s\n", msg);
+    if (bad || make_trajectory_dir(&sp)) {
 #ifdef MCDYN_HAVE_MPI
-        if (size > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+        if (size > 1) MPI_Abort(MPI_COMM_WORLD, 1); /* the other ranks wait for this one */
 #endif
+        if (!bad) sweep_spec_free(&sp);
         return 1;
     }
     code = rank > 0 ? run_worker(&sh) : run_sweep(&o, &sp, &sh, size);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "atomic_file.h"
+#include "sweep_csv.h"
 #include "mcdyn/runner.h"
 
 /* Final, minimum and maximum of one recorded CSV column. */
@@ -30,6 +31,7 @@ typedef struct case_result {
 
 /* The trajectory written beside the run, if any. */
 typedef struct case_output {
+    char path[4096]; /* of the trajectory (atomic_file keeps a pointer to it) */
     atomic_file csv;
     mcd_log *log;
     FILE *rows; /* the runner's CSV rows, in memory, for the recorded columns */
@@ -44,20 +46,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void sweep_csv_text(FILE *out, const char *text)
-{
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, out);
-        return;
-    }
-    fputc('"', out);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') fputc('"', out);
-        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-    }
-    fputc('"', out);
 }
 
 void sweep_run_header(const sweep_spec *sp, FILE *out)
@@ -111,19 +99,17 @@ static int open_trajectory(const sweep_run_shared *sh, const mcd_scenario *sc, l
 {
     const sweep_spec *sp = sh->sp;
     if (!sp->trajectories) return 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/case_%06ld.%s", sp->trajectories, index,
+    snprintf(o->path, sizeof o->path, "%s/case_%06ld.%s", sp->trajectories, index,
              sp->trajectory_h5 ? "h5" : "csv");
-    if (!sp->trajectory_h5) {
-        if (atomic_file_open(&o->csv, path, res->message, sizeof res->message) == 0) return 0;
-        res->status = MCD_ERR_IO;
-        return -1;
-    }
     mcd_error err = {0};
-    pthread_mutex_lock(sh->h5_lock);
-    res->status = mcd_log_open(path, sc->model, NULL, 8, &o->log, &err);
-    pthread_mutex_unlock(sh->h5_lock);
-    if (res->status != MCD_OK) snprintf(res->message, sizeof res->message, "%s", err.msg);
+    pthread_mutex_lock(sh->io_lock);
+    if (!sp->trajectory_h5 &&
+        atomic_file_open(&o->csv, o->path, res->message, sizeof res->message) != 0)
+        res->status = MCD_ERR_IO;
+    if (sp->trajectory_h5 &&
+        (res->status = mcd_log_open(o->path, sc->model, NULL, 8, &o->log, &err)) != MCD_OK)
+        snprintf(res->message, sizeof res->message, "%s", err.msg);
+    pthread_mutex_unlock(sh->io_lock);
     return res->status == MCD_OK ? 0 : -1;
 }
 
@@ -134,9 +120,9 @@ static int write_trajectory(const sweep_run_shared *sh, mcd_runner *r, const mcd
     if (o->csv.f) mcd_runner_csv_row(r, st, o->csv.f);
     if (!o->log) return 0;
     mcd_error err = {0};
-    pthread_mutex_lock(sh->h5_lock);
+    pthread_mutex_lock(sh->io_lock);
     res->status = mcd_runner_log_row(r, st, o->log, &err);
-    pthread_mutex_unlock(sh->h5_lock);
+    pthread_mutex_unlock(sh->io_lock);
     if (res->status != MCD_OK) snprintf(res->message, sizeof res->message, "%s", err.msg);
     return res->status != MCD_OK;
 }
@@ -152,14 +138,14 @@ static void close_trajectory(const sweep_run_shared *sh, case_output *o, case_re
     atomic_file_discard(&o->csv);
     if (!o->log) return;
     mcd_error err = {0};
-    pthread_mutex_lock(sh->h5_lock);
+    pthread_mutex_lock(sh->io_lock);
     if (res->status == MCD_OK && mcd_log_close(o->log, &err) != MCD_OK) {
         res->status = err.status;
         snprintf(res->message, sizeof res->message, "%s", err.msg);
     } else if (res->status != MCD_OK) {
         mcd_log_discard(o->log);
     }
-    pthread_mutex_unlock(sh->h5_lock);
+    pthread_mutex_unlock(sh->io_lock);
     o->log = NULL;
 }
 

@@ -20,7 +20,11 @@
 /* What the runs of one sweep share. */
 typedef struct sweep_run_shared {
     const sweep_spec *sp;
-    pthread_mutex_t *h5_lock; /* held around every HDF5 call: Debian's libhdf5 is serial */
+    /* Held around every HDF5 call (Debian's libhdf5 is serial) and every
+     * file creation (atomic_file_open sets the process's umask to 0 for a
+     * moment to read it: a file created meanwhile by another thread would
+     * get no umask). */
+    pthread_mutex_t *io_lock;
 } sweep_run_shared;
 
 /* The header line (without newline) of the summary. */
@@ -29,9 +33,5 @@ void sweep_run_header(const sweep_spec *sp, FILE *out);
 /* Runs case c and returns its row (without newline; free with free);
  * *completed is 1 when every step ran. Aborts only without memory. */
 char *sweep_run_case(const sweep_run_shared *sh, const sweep_case *c, int *completed);
-
-/* Writes text as one CSV field, quoted when it holds a comma, a quote or a
- * line break (quotes doubled, line breaks made spaces). */
-void sweep_csv_text(FILE *out, const char *text);
 
 #endif

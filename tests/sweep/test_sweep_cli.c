@@ -3,6 +3,7 @@
  * sliding then rolling, a reproducible random sweep, a failing case as a
  * row, resume after the process was killed midway, and bad input. */
 #include <check.h>
+#include <hdf5.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -166,6 +167,87 @@ START_TEST(resume_after_kill)
 }
 END_TEST
 
+/* The last value of column name in the CSV file at path. */
+static double last_value(const char *path, const char *name)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "no trajectory %s", path);
+    char *line = NULL, *header = NULL;
+    size_t cap = 0, hcap = 0;
+    ck_assert_int_gt(getline(&header, &hcap, f), 0);
+    char last[65536] = "";
+    while (getline(&line, &cap, f) > 0) snprintf(last, sizeof last, "%s", line);
+    fclose(f);
+    int col = 0;
+    for (char *p = strtok(header, ",\n"); p && strcmp(p, name); p = strtok(NULL, ",\n")) col++;
+    const char *v = last;
+    for (int c = 0; c < col; c++) v = strchr(v, ',') + 1;
+    free(line);
+    free(header);
+    return atof(v);
+}
+
+/* Dataset /summary/<name> of the HDF5 file: its values (n of them). */
+static void read_h5(hid_t file, const char *name, double *v, int n, int rank)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/summary/%s", name);
+    hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+    ck_assert_msg(d >= 0, "no dataset %s", path);
+    hid_t space = H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    ck_assert_int_eq(H5Sget_simple_extent_ndims(space), rank);
+    H5Sget_simple_extent_dims(space, dims, NULL);
+    ck_assert_int_eq((int)(dims[0] * (rank == 2 ? dims[1] : 1)), n);
+    ck_assert(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    H5Sclose(space);
+    H5Dclose(d);
+}
+
+START_TEST(trajectories_and_hdf5_summary)
+{
+    char sweep[4096], out[4096], h5[4096], dir[4096], traj[4200];
+    temp_path(dir, "traj");
+    temp_path(out, "traj.csv");
+    temp_path(h5, "traj.h5");
+    write_sweep(sweep, "traj.yaml",
+                "scenario: %s\nset: {duration: 0.02}\ngrid: {contact.mu: [0.1, 0.5]}\n"
+                "record: {columns: [ball.vx], trajectories: %s}\n",
+                model_path("sphere_plane.yaml"), dir);
+    sweep_ok(sweep, out, "--h5", h5, "--jobs", "2");
+    summary s = summary_read(out);
+    /* Each case's trajectory ends where the summary says. */
+    for (int i = 0; i < 2; i++) {
+        snprintf(traj, sizeof traj, "%s/case_%06d.csv", dir, i);
+        ck_assert(last_value(traj, "ball.vx") == value(&s, i, "ball.vx.final"));
+    }
+    /* The HDF5 summary holds the CSV's numbers (both exact: 17 digits). */
+    hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_msg(file >= 0, "cannot open %s", h5);
+    double mu[2], vx[2], q[14];
+    read_h5(file, "contact.mu", mu, 2, 1);
+    read_h5(file, "ball.vx.final", vx, 2, 1);
+    read_h5(file, "q_final", q, 14, 2); /* 2 cases x nq = 7 (a free joint) */
+    H5Fclose(file);
+    for (int i = 0; i < 2; i++) {
+        ck_assert(mu[i] == value(&s, i, "contact.mu"));
+        ck_assert(vx[i] == value(&s, i, "ball.vx.final"));
+        ck_assert(q[7 * i] == atof(summary_field(&s, i, "q_final")));
+    }
+    summary_free(&s);
+    /* HDF5 trajectories (the log of log.h), written under a lock. */
+    write_sweep(sweep, "traj_h5.yaml",
+                "scenario: %s\nset: {duration: 0.02}\ngrid: {contact.mu: [0.1, 0.5]}\n"
+                "record: {trajectories: %s, format: h5}\n",
+                model_path("sphere_plane.yaml"), dir);
+    sweep_ok(sweep, out, "--jobs", "2");
+    for (int i = 0; i < 2; i++) {
+        snprintf(traj, sizeof traj, "%s/case_%06d.h5", dir, i);
+        ck_assert_msg(H5Fis_hdf5(traj) > 0, "no HDF5 trajectory %s", traj);
+    }
+}
+END_TEST
+
 START_TEST(resume_refuses_another_sweep)
 {
     char out[4096], text[4096];
@@ -249,6 +331,7 @@ int main(void)
     tcase_add_test(tc, random_sweep_reproducible);
     tcase_add_test(tc, failing_case_is_a_row);
     tcase_add_test(tc, resume_after_kill);
+    tcase_add_test(tc, trajectories_and_hdf5_summary);
     tcase_add_test(tc, resume_refuses_another_sweep);
     tcase_add_test(tc, bad_sweep_files);
     tcase_add_test(tc, bad_usage);
