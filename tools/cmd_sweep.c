@@ -12,6 +12,7 @@
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/runner.h"
+#include "sweep_plot.h"
 #include "sweep_pool.h"
 #include "sweep_summary_h5.h"
 #ifdef MCDYN_HAVE_MPI
@@ -25,12 +26,14 @@
 typedef struct sweep_options {
     const char *sweep, *out, *h5;
     int jobs, resume, progress;
+    sweep_plot_options plot;
 } sweep_options;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--h5 SUMMARY.h5] [--jobs N]\n"
+            "                   [--plot PNG --plot-y COLUMN [--plot-above V]]\n"
             "                   [--resume] [--progress]\n"
             "       mpirun -n K mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--jobs N] [--resume]\n\n"
             "Runs every case of the sweep file (docs/scale-out.md: a base scenario, grid\n"
@@ -42,6 +45,10 @@ static void usage(FILE *out)
             "  --out FILE    the summary CSV\n"
             "  --h5 FILE     the summary as HDF5 too: one dataset per column (float64 for\n"
             "                numbers, [cases x n] for the final state, else strings)\n"
+            "  --plot PNG    a picture of the summary column --plot-y against the first\n"
+            "                grid axis, a line per value of the second (gnuplot)\n"
+            "  --plot-y COL  the column plotted: the mean over the random samples, or with\n"
+            "  --plot-above V  the fraction of them above V (a failed case counts below)\n"
             "  --jobs N      cases run at once on this process's threads (default 1; under\n"
             "                MPI, on rank 0, the other ranks running one case at a time)\n"
             "  --resume      keep the rows of SUMMARY.csv.part (or SUMMARY.csv) of an\n"
@@ -66,6 +73,12 @@ static int parse(int argc, char **argv, sweep_options *o)
             o->out = v;
         else if (!strcmp(a, "--h5"))
             o->h5 = v;
+        else if (!strcmp(a, "--plot"))
+            o->plot.png = v;
+        else if (!strcmp(a, "--plot-y"))
+            o->plot.column = v;
+        else if (!strcmp(a, "--plot-above"))
+            bad = !v || args_parse_double(v, &o->plot.above), o->plot.has_above = 1;
         else if (!strcmp(a, "--jobs"))
             bad = !v || args_parse_int(v, 1, &o->jobs) || o->jobs > SWEEP_MAX_JOBS;
         else if (!strcmp(a, "--resume"))
@@ -85,6 +98,10 @@ static int parse(int argc, char **argv, sweep_options *o)
             return 2;
         }
         i += valued;
+    }
+    if (!o->plot.png != !o->plot.column || (o->plot.has_above && !o->plot.png)) {
+        fprintf(stderr, "mcdyn sweep: --plot and --plot-y go together (--plot-above with them)\n");
+        return 2;
     }
     if (!o->sweep || !o->out) {
         fprintf(stderr, "mcdyn sweep: %s\n\n",
@@ -155,6 +172,8 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
     char msg[1024];
     int code = 1;
     int bad = check_first_case(sp);
+    if (!bad && o->plot.png && sweep_plot_check(sp, &o->plot, msg, sizeof msg))
+        bad = 1, fprintf(stderr, "mcdyn sweep: %s\n", msg);
     if (!bad && sweep_summary_open(&summary, sp, o->out, o->resume, msg, sizeof msg)) {
         fprintf(stderr, "mcdyn sweep: %s\n", msg);
         sweep_summary_free(&summary);
@@ -178,7 +197,8 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
         snprintf(q.msg, sizeof q.msg, "no case could be started"), q.error = 1;
     if (q.error && q.msg[0]) fprintf(stderr, "mcdyn sweep: %s\n", q.msg);
     if (!q.error && (sweep_summary_finish(&summary, msg, sizeof msg) ||
-                     (o->h5 && sweep_summary_h5(&summary, o->h5, msg, sizeof msg))))
+                     (o->h5 && sweep_summary_h5(&summary, o->h5, msg, sizeof msg)) ||
+                     (o->plot.png && sweep_plot(&summary, &o->plot, msg, sizeof msg))))
         fprintf(stderr, "mcdyn sweep: %s\n", msg);
     else if (!q.error) {
         printf("cases             %ld (%ld run now, %ld kept from an earlier run)\n", sp->ncase,
@@ -186,6 +206,7 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
         printf("failed            %ld of those run now\n", q.failed);
         printf("summary           %s\n", o->out);
         if (o->h5) printf("HDF5 summary      %s\n", o->h5);
+        if (o->plot.png) printf("plot              %s\n", o->plot.png);
         code = 0;
     }
     sweep_queue_free(&q);

@@ -307,14 +307,38 @@ START_TEST(bad_sweep_files)
 }
 END_TEST
 
+START_TEST(plot_of_a_sweep)
+{
+    char out[4096], png[4096];
+    temp_path(out, "plot.csv");
+    temp_path(png, "plot.png");
+    sweep_ok(data_path("grid.yaml"), out, "--plot", png, "--plot-y", "ball.vx.final");
+    FILE *f = fopen(png, "rb");
+    unsigned char magic[8] = {0};
+    ck_assert_msg(f != NULL, "no picture %s", png);
+    ck_assert_int_eq(fread(magic, 1, 8, f), 8);
+    fclose(f);
+    ck_assert(!memcmp(magic, "\x89PNG\r\n\x1a\n", 8));
+    /* A column that is not in the summary is refused before any case runs. */
+    unlink(out);
+    sweep_fails(data_path("grid.yaml"), out, "--plot-y: no summary column 'ball.q'", "--plot", png,
+                "--plot-y", "ball.q");
+    ck_assert_int_ne(access(out, F_OK), 0);
+    /* A first axis of names cannot be an x axis. */
+    sweep_fails(data_path("failing.yaml"), out, "not a number", "--plot", png, "--plot-y", "steps");
+}
+END_TEST
+
 START_TEST(bad_usage)
 {
     const char *no_out[] = {"sweep", data_path("grid.yaml"), NULL};
     const char *zero_jobs[] = {"sweep", data_path("grid.yaml"), "--out", "x.csv", "--jobs", "0",
                                NULL};
     const char *unknown[] = {"sweep", data_path("grid.yaml"), "--out", "x.csv", "--fast", NULL};
-    const char *const *cases[] = {no_out, zero_jobs, unknown};
-    for (int i = 0; i < 3; i++) {
+    const char *plot_alone[] = {
+        "sweep", data_path("grid.yaml"), "--out", "x.csv", "--plot", "x.png", NULL};
+    const char *const *cases[] = {no_out, zero_jobs, unknown, plot_alone};
+    for (int i = 0; i < 4; i++) {
         command_result r = mcdyn(cases[i]);
         ck_assert_int_eq(r.exit_code, 2);
         command_result_free(&r);
@@ -334,6 +358,7 @@ int main(void)
     tcase_add_test(tc, trajectories_and_hdf5_summary);
     tcase_add_test(tc, resume_refuses_another_sweep);
     tcase_add_test(tc, bad_sweep_files);
+    tcase_add_test(tc, plot_of_a_sweep);
     tcase_add_test(tc, bad_usage);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
