@@ -41,12 +41,20 @@ static char *poll_message(int *source)
     return text;
 }
 
-/* A row message: '1' or '0' (completed) then the row. */
-static void deliver(sweep_queue *q, char *text)
+/* A row message: '1' or '0' (completed) then the row, which starts with
+ * its case number. Returns 0, or -1 (message in q->msg) for a number out
+ * of range. */
+static int deliver(sweep_queue *q, const char *text, int source)
 {
+    long i = strtol(text + 1, NULL, 10);
+    if (i < 0 || i >= q->summary->sp->ncase) {
+        snprintf(q->msg, sizeof q->msg, "rank %d sent a row of no case", source);
+        return -1;
+    }
     char *row = strdup(text + 1);
-    if (!row) abort();
-    sweep_queue_deliver(q, strtol(row, NULL, 10), row, text[0] == '1');
+    if (!row) abort(); /* the command cannot go on without memory */
+    sweep_queue_deliver(q, i, row, text[0] == '1');
+    return 0;
 }
 
 int sweep_mpi_serve(sweep_queue *q, int size, uint64_t fingerprint)
@@ -69,8 +77,9 @@ int sweep_mpi_serve(sweep_queue *q, int size, uint64_t fingerprint)
                      "rank %d read another sweep (fingerprint %s, rank 0 %s)", source, text + 1,
                      expect + 1);
             bad = 1;
+        } else if (text[0] != '#' && deliver(q, text, source)) {
+            bad = 1;
         } else {
-            if (text[0] != '#') deliver(q, text);
             next = sweep_queue_take(q);
         }
         free(text);

@@ -16,7 +16,7 @@ int sweep_mpi_init(int *argc, char ***argv, int *rank, int *size);
 void sweep_mpi_finalize(void);
 /* Rank 0: answers the other ranks until each has been told to stop (when
  * the queue is empty or in error). Returns 0, or -1 when a rank had another
- * sweep (message in q->msg). */
+ * sweep or sent a row of no case (message in q->msg). */
 int sweep_mpi_serve(sweep_queue *q, int size, uint64_t fingerprint);
 /* Ranks other than 0: runs the cases rank 0 hands out. */
 void sweep_mpi_work(const sweep_run_shared *sh);

@@ -109,8 +109,8 @@ int sweep_summary_open(sweep_summary *s, const sweep_spec *sp, const char *path,
 
 int sweep_summary_add(sweep_summary *s, long index, char *row, char *msg, size_t len)
 {
-    free(s->row[index]);
     s->done += s->row[index] == NULL;
+    free(s->row[index]);
     s->row[index] = row;
     errno = 0;
     fprintf(s->journal, "%s\n", row);
