@@ -12,6 +12,7 @@ packages=(
   python3-dev python3-cffi python3-numpy python3-pytest  # Python package (python/) and its tests
   check                                           # unit tests
   libmujoco-dev libsiconos-numerics-dev libfclib-dev  # test oracles and benchmark peers
+  libopenmpi-dev openmpi-bin                      # `mcdyn sweep` across machines (meson option mpi)
   gnuplot-nox                                     # PNG plots
   clang-format                                    # format check (tests/format)
   clang libclang-rt-14-dev                        # libFuzzer targets (tools/fuzz.sh)

@@ -181,6 +181,33 @@ mcd_status mcd_scenario_load_string(const char *yaml, const char *name_for_messa
 
 void mcd_scenario_free(mcd_scenario *s);
 
+/* ---- overrides: scalar keys replaced by path (src/io/scenario_override.c) ----
+ *
+ * A path addresses one scalar key of the scenario document: mapping keys
+ * joined by '.', sequence items by [i] ("dt", "contact.mu", "solver.name",
+ * "robots[0].q.joint1", "robots[1].base.xyz[2]"). Keys may not contain '.',
+ * '[' or ']'. Any key of the document may be addressed, the format is not
+ * listed here: the overridden document is read by the same strict loader,
+ * so a misspelt key is the loader's "unknown key" error naming the whole
+ * path, and a wrong value its usual error at that key. */
+
+/* One override: the key at path gets the scalar value, read as if written
+ * unquoted in the file ("0.3", "mncp-plm", "true"). */
+typedef struct mcd_scenario_override {
+    const char *path;
+    const char *value;
+} mcd_scenario_override;
+
+/* Loads the scenario file at path as mcd_scenario_load after replacing, in
+ * order, the n overrides (ov may be NULL when n is 0; later ones win). A
+ * missing key is added (its missing parent mappings too); sequence items
+ * must exist. Errors besides the loader's: MCD_ERR_ARG "override 'PATH':
+ * ..." for a malformed path, an index past the end of a sequence, a
+ * step into a scalar, or a path ending at a mapping or a sequence. */
+mcd_status mcd_scenario_load_with(const char *path, const mcd_scenario_override *ov, int n,
+                                  mcd_scenario **out, mcd_error *err);
+/* ---- end of overrides ---- */
+
 /* Index of an environment entry by name; -1 if absent. */
 int mcd_scenario_env_index(const mcd_scenario *s, const char *name);
 

@@ -116,19 +116,26 @@ static mcd_status parse_file(const char *path, yt_node **root, mcd_error *err)
     return st;
 }
 
-mcd_status mcd_scenario_load(const char *path, mcd_scenario **out, mcd_error *err)
+mcd_status scn_load_edited(const char *path, scn_edit edit, const void *ctx, mcd_scenario **out,
+                           mcd_error *err)
 {
-    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_scenario_load: NULL argument");
     *out = NULL;
     mcd_error_clear(err);
     yt_node *root = NULL;
     char *dir = NULL;
     mcd_status st = parse_file(path, &root, err);
+    if (st == MCD_OK && edit) st = edit(path, &root, ctx, err);
     if (st == MCD_OK) st = directory_of(path, &dir, err);
     if (st == MCD_OK) st = load(path, dir, path, root, out, err);
     free(dir);
     yt_free(root);
     return st;
+}
+
+mcd_status mcd_scenario_load(const char *path, mcd_scenario **out, mcd_error *err)
+{
+    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_scenario_load: NULL argument");
+    return scn_load_edited(path, NULL, NULL, out, err);
 }
 
 mcd_status mcd_scenario_load_string(const char *yaml, const char *name_for_messages,

@@ -14,6 +14,7 @@
  *   scenario_state.c        the initial state q0, qd0 by joint name
  *   scenario_actuator.c     the robots' actuators
  *   scenario_actuator_file.c  time series of actuator targets (CSV)
+ *   scenario_override.c     scalar keys replaced by path before reading
  * Every node keeps its line and column and every reader its key path, so
  * every error reads "file:line:column: key 'a.b[0].c': what is wrong".
  */
@@ -77,6 +78,15 @@ typedef struct scn_field {
     size_t offset; /* of the double, int or char * in the destination struct */
     scn_bounds bounds;
 } scn_field;
+
+/* ---- scenario.c: loading a file with its tree edited ------------------- */
+
+/* Changes the parsed document *root (NULL for an empty file; may be
+ * replaced) of the file path before it is read; ctx is the caller's. */
+typedef mcd_status (*scn_edit)(const char *path, yt_node **root, const void *ctx, mcd_error *err);
+/* mcd_scenario_load with edit (NULL: none) applied to the tree first. */
+mcd_status scn_load_edited(const char *path, scn_edit edit, const void *ctx, mcd_scenario **out,
+                           mcd_error *err);
 
 /* ---- scenario_value.c: errors, navigation, values ---------------------- */
 

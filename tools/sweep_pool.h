@@ -1,0 +1,46 @@
+/* The cases of a sweep handed out one at a time: to the threads of a pool
+ * on this process (--jobs N) and, under MPI, to the other ranks
+ * (sweep_mpi.h). Whoever finishes a case takes the next one, so slow cases
+ * do not idle the others. The rows go into the summary as they come. */
+#ifndef MCDYN_TOOLS_SWEEP_POOL_H
+#define MCDYN_TOOLS_SWEEP_POOL_H
+
+#include <pthread.h>
+
+#include "sweep_run.h"
+#include "sweep_summary.h"
+
+typedef struct sweep_queue {
+    pthread_mutex_t lock;
+    sweep_summary *summary;
+    long *pending; /* the cases not in the summary yet, in case order */
+    long npending, next;
+    long failed; /* rows whose case did not complete */
+    int error;   /* the journal could not be written: no case is handed out any more */
+    char msg[512];
+    int progress; /* 1: a line per finished case on standard error */
+} sweep_queue;
+
+/* The queue of the cases missing from summary. */
+void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress);
+void sweep_queue_free(sweep_queue *q);
+/* The next case to run, or -1 when none is left (or after an error). */
+long sweep_queue_take(sweep_queue *q);
+/* Records the row (taken over) of case index; completed is 1 when the case
+ * ran to its end. */
+void sweep_queue_deliver(sweep_queue *q, long index, char *row, int completed);
+
+typedef struct sweep_pool {
+    pthread_t *thread;
+    int nthread;
+    sweep_queue *q;
+    const sweep_run_shared *sh;
+} sweep_pool;
+
+/* Starts jobs threads running cases from q until none is left. Returns 0,
+ * or -1 when no thread could be started. */
+int sweep_pool_start(sweep_pool *p, sweep_queue *q, const sweep_run_shared *sh, int jobs);
+/* Waits for the threads to finish. */
+void sweep_pool_join(sweep_pool *p);
+
+#endif
