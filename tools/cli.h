@@ -8,6 +8,7 @@ int mcd_cmd_solve(int argc, char **argv); /* cmd_solve.c */
 int mcd_cmd_bench(int argc, char **argv); /* cmd_bench.c: dispatches to the benches */
 int mcd_cmd_draw(int argc, char **argv);  /* cmd_draw.c */
 int mcd_cmd_sim(int argc, char **argv);   /* cmd_sim.c */
+int mcd_cmd_view(int argc, char **argv);  /* cmd_view.c */
 
 int mcd_bench_dynamics(int argc, char **argv); /* bench_dynamics.c */
 int mcd_bench_solve(int argc, char **argv);    /* bench_solve.c */

@@ -17,6 +17,7 @@ static const subcommand subcommands[] = {
     {"solve", mcd_cmd_solve, "solve an LCP/MLCP/frictional-contact problem file"},
     {"bench", mcd_cmd_bench, "run a benchmark (dynamics, solve)"},
     {"draw", mcd_cmd_draw, "draw a scenario or URDF model into a PNG picture (gnuplot)"},
+    {"view", mcd_cmd_view, "write an HDF5 run log as a self-contained 3D replay page (HTML)"},
 };
 
 static void usage(FILE *out)
