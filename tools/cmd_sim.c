@@ -268,16 +268,18 @@ typedef struct replay_output {
 } replay_output;
 
 /* The log path for a run: h5_path, or (a page without a log asked for) a
- * fresh temporary name; NULL with a message when none can be made. */
+ * fresh temporary name; NULL with a message when none can be made or the
+ * page cannot be (three.js not built in: checked before the run). */
 static const char *replay_log_path(replay_output *p, const char *html, const char *h5_path)
 {
     memset(p, 0, sizeof *p);
     p->html = html;
-    if (!html || h5_path) return h5_path;
+    if (!html) return h5_path;
     if (view_assets_missing) {
         fprintf(stderr, "mcdyn sim: --html: %s\n", view_assets_missing);
         return NULL;
     }
+    if (h5_path) return h5_path;
     snprintf(p->tmp_log, sizeof p->tmp_log, "/tmp/mcdyn-replay-XXXXXX");
     int fd = mkstemp(p->tmp_log);
     if (fd >= 0) return close(fd), p->tmp_log;

@@ -65,7 +65,7 @@ function geometryOf(g) {
     case GEOM.BOX: return new THREE.BoxGeometry(2 * a, 2 * b, 2 * c);
     case GEOM.CYLINDER: return new THREE.CylinderGeometry(a, a, 2 * b, 24).rotateX(Math.PI / 2);
     case GEOM.CAPSULE: return new THREE.CapsuleGeometry(a, 2 * b, 8, 16).rotateX(Math.PI / 2);
-    case GEOM.PLANE: return new THREE.PlaneGeometry(40, 40);
+    case GEOM.PLANE: return new THREE.PlaneGeometry(20, 20);
     case GEOM.MESH: {
       // Collision uses the convex hull of the mesh's vertices: so does the picture.
       const v = g.mesh ? floats(g.mesh) : new Float32Array(0);
@@ -85,7 +85,7 @@ function materialOf(g) {
 
 // Half-metre squares on the plane z = height of a geom frame.
 function grid(size, height) {
-  const lines = new THREE.GridHelper(size, Math.round(size / 0.5), 0x7d828a, 0x9aa0a8);
+  const lines = new THREE.GridHelper(size, Math.round(size / 0.5), 0x60656c, 0x80858c);
   lines.rotateX(Math.PI / 2);
   lines.position.z = height;
   return lines;
@@ -110,7 +110,7 @@ for (const g of run.geoms) {
   const mesh = new THREE.Mesh(geometry, materialOf(g));
   placeGeom(mesh, g);
   (g.body >= 0 ? bodyGroups[g.body] : scene).add(mesh);
-  if (g.type === GEOM.PLANE) mesh.add(grid(40, 0.001));
+  if (g.type === GEOM.PLANE) mesh.add(grid(20, 0.001));
   else if (g.type === GEOM.BOX && g.body < 0 && Math.max(g.size[0], g.size[1]) > 1) {
     mesh.add(grid(2 * Math.min(Math.max(g.size[0], g.size[1]), 20), g.size[2] + 0.001));
   }
@@ -150,16 +150,19 @@ const camera = new THREE.PerspectiveCamera(45, 1, 0.01, 500);
 camera.up.set(0, 0, 1);
 const controls = new OrbitControls(camera, renderer.domElement);
 
-// The camera frames every body position of the run.
+// The camera frames every body position of the run and the small world
+// geoms (floors and walls, large, would push the bodies out of sight).
 function frameCamera() {
   const box = new THREE.Box3();
   for (let i = 0; i < pose.length; i += 7) box.expandByPoint(new THREE.Vector3(pose[i], pose[i + 1], pose[i + 2]));
-  for (const g of run.geoms) if (g.type !== GEOM.PLANE) box.expandByPoint(new THREE.Vector3(g.pose[0], g.pose[1], g.pose[2]));
+  for (const g of run.geoms) {
+    if (g.body < 0 && g.type !== GEOM.PLANE && Math.max(...g.size) < 2) box.expandByPoint(new THREE.Vector3(g.pose[0], g.pose[1], g.pose[2]));
+  }
   if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, 0), new THREE.Vector3(1, 1, 1));
   const center = box.getCenter(new THREE.Vector3());
-  const radius = Math.max(0.5, 0.5 * box.getSize(new THREE.Vector3()).length()) + 0.3;
+  const radius = Math.max(0.3, 0.5 * box.getSize(new THREE.Vector3()).length()) + 0.2;
   controls.target.copy(center);
-  camera.position.copy(center).add(new THREE.Vector3(1.2, -1.6, 0.9).normalize().multiplyScalar(2.6 * radius));
+  camera.position.copy(center).add(new THREE.Vector3(1.2, -1.6, 0.8).normalize().multiplyScalar(2.2 * radius));
   controls.update();
 }
 frameCamera();
