@@ -20,8 +20,10 @@ and checks:
   - bad input: a foreign HDF5 file, a corrupt one, a run over the size
     bound: exit 1, a message, no page.
 """
+import atexit
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -33,6 +35,7 @@ import numpy as np
 
 EXE, SRC, CHROMIUM = sys.argv[1:4]
 TMP = tempfile.mkdtemp(prefix="mcdyn-viewer-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 failures = []
 
 
