@@ -9,6 +9,7 @@ int mcd_cmd_bench(int argc, char **argv); /* cmd_bench.c: dispatches to the benc
 int mcd_cmd_draw(int argc, char **argv);  /* cmd_draw.c */
 int mcd_cmd_sim(int argc, char **argv);   /* cmd_sim.c */
 int mcd_cmd_sweep(int argc, char **argv); /* cmd_sweep.c */
+int mcd_cmd_view(int argc, char **argv);  /* cmd_view.c */
 
 int mcd_bench_dynamics(int argc, char **argv); /* bench_dynamics.c */
 int mcd_bench_solve(int argc, char **argv);    /* bench_solve.c */

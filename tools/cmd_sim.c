@@ -14,9 +14,11 @@
 #include "mcdyn/dynamics.h"
 #include "mcdyn/runner.h"
 #include "plot.h"
+#include "view_assets.h"
+#include "view_page.h"
 
 typedef struct sim_options {
-    const char *scenario, *solver, *impact_law, *out, *plot, *columns, *h5;
+    const char *scenario, *solver, *impact_law, *out, *plot, *columns, *h5, *html;
     double dt, duration;
     int contact_slots, quiet;
 } sim_options;
@@ -27,7 +29,7 @@ static void usage(FILE *out)
             "usage: mcdyn sim SCENARIO.yaml [--solver NAME] [--impact-law NAME] [--dt S]\n"
             "                 [--duration S]\n"
             "                 [--out traj.csv] [--plot traj.png] [--plot-columns A,B,...]\n"
-            "                 [--h5 run.h5]\n"
+            "                 [--h5 run.h5] [--html replay.html]\n"
             "                 [--contact-slots K] [--package-path DIR]... [--quiet]\n\n"
             "Simulates the scenario (docs/scenarios.md) with frictional contact and prints a\n"
             "summary: steps, contacts, solver iterations, wall time, real-time factor.\n\n"
@@ -47,6 +49,8 @@ static void usage(FILE *out)
             "  --h5 FILE            HDF5 trajectory log: the model (names, tree, geometry), per\n"
             "                       step t, q, qd, body poses, contacts, solver statistics, and\n"
             "                       the scenario text (docs/outputs.md)\n"
+            "  --html FILE          self-contained 3D replay page of the run (as `mcdyn view`:\n"
+            "                       60 frames per simulated second, at most 20 MB)\n"
             "  --contact-slots K    contact slots in the CSV and the log (default 8)\n"
             "  --package-path DIR   a directory searched for package:// mesh files, after the\n"
             "                       scenario's package_paths, before ROS_PACKAGE_PATH; may be\n"
@@ -79,6 +83,8 @@ static int parse(int argc, char **argv, sim_options *o)
             o->plot = v;
         else if (!strcmp(a, "--h5"))
             o->h5 = v;
+        else if (!strcmp(a, "--html"))
+            o->html = v;
         else if (!strcmp(a, "--plot-columns"))
             o->columns = v;
         else if (!strcmp(a, "--dt"))
@@ -254,6 +260,53 @@ static int open_log(const char *path, const mcd_scenario *sc, const char *scenar
     return s != MCD_OK;
 }
 
+/* The log behind the replay page when only the page is asked for: a
+ * temporary file, removed by replay_free. */
+typedef struct replay_output {
+    const char *html;
+    char tmp_log[64];
+} replay_output;
+
+/* The log path for a run: h5_path, or (a page without a log asked for) a
+ * fresh temporary name; NULL with a message when none can be made or the
+ * page cannot be (three.js not built in: checked before the run). */
+static const char *replay_log_path(replay_output *p, const char *html, const char *h5_path)
+{
+    memset(p, 0, sizeof *p);
+    p->html = html;
+    if (!html) return h5_path;
+    if (view_assets_missing) {
+        fprintf(stderr, "mcdyn sim: --html: %s\n", view_assets_missing);
+        return NULL;
+    }
+    if (h5_path) return h5_path;
+    snprintf(p->tmp_log, sizeof p->tmp_log, "/tmp/mcdyn-replay-XXXXXX");
+    int fd = mkstemp(p->tmp_log);
+    if (fd >= 0) return close(fd), p->tmp_log;
+    fprintf(stderr, "mcdyn sim: cannot create a temporary log for the page: %s\n", strerror(errno));
+    p->tmp_log[0] = '\0';
+    return NULL;
+}
+
+/* Writes the page from the finished log; 0 or -1 (message printed). */
+static int replay_write(const replay_output *p, const char *log_path, const char *title)
+{
+    char msg[1024];
+    if (!p->html) return 0;
+    if (view_page_from_log(log_path, p->html, title, VIEW_DEFAULT_FPS, VIEW_DEFAULT_MAX_MB, msg,
+                           sizeof msg)) {
+        fprintf(stderr, "mcdyn sim: %s\n", msg);
+        return -1;
+    }
+    printf("replay            %s\n", p->html);
+    return 0;
+}
+
+static void replay_free(replay_output *p)
+{
+    if (p->tmp_log[0]) unlink(p->tmp_log);
+}
+
 /* How a run ended. */
 typedef enum run_end { RUN_DONE, RUN_STEP_FAILED, RUN_WRITE_FAILED, RUN_LOG_FAILED } run_end;
 
@@ -425,14 +478,18 @@ int mcd_cmd_sim(int argc, char **argv)
     memset(&csv, 0, sizeof csv);
     mcd_log *log = NULL;
     const char *h5_path = o.h5 ? o.h5 : sc->settings.output.h5;
+    replay_output replay;
+    const char *log_path =
+        replay_log_path(&replay, o.html ? o.html : sc->settings.output.html, h5_path);
     code = 1;
+    if (replay.html && !log_path) goto done;
     if (mcd_runner_create(sc, &ov, &r, &err) != MCD_OK) {
         fprintf(stderr, "mcdyn sim: %s: %s\n", o.scenario, err.msg);
         goto done;
     }
     if (png_path && (ncols = plot_columns(r, sc, &o, cols, names)) < 0) goto done;
     if (csv_open(&csv, csv_path, png_path != NULL) != 0) goto done;
-    if (h5_path && open_log(h5_path, sc, o.scenario, o.contact_slots, &log)) goto done;
+    if (log_path && open_log(log_path, sc, o.scenario, o.contact_slots, &log)) goto done;
     static char csv_buffer[1 << 20]; /* rows reach the file in 1 MB writes, not 4 KB ones */
     if (csv.file.f) setvbuf(csv.file.f, csv_buffer, _IOFBF, sizeof csv_buffer);
     summary s;
@@ -454,8 +511,9 @@ int mcd_cmd_sim(int argc, char **argv)
             fprintf(stderr, "mcdyn sim: %s\n", err.msg);
             goto done;
         }
-        printf("log               %s\n", h5_path);
+        if (h5_path) printf("log               %s\n", h5_path);
     }
+    if (replay_write(&replay, log_path, sc->name)) goto done;
     if (png_path) {
         const char *legend[PLOT_COLUMNS_MAX];
         char msg[512];
@@ -469,6 +527,7 @@ int mcd_cmd_sim(int argc, char **argv)
     code = 0;
 done:
     mcd_log_discard(log);
+    replay_free(&replay);
     csv_free(&csv);
     mcd_runner_free(r);
     mcd_scenario_free(sc);

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages mcdyn needs to build, test and plot, if any
-# are missing. Needs root (or sudo) only when something must be installed.
+# are missing, and three.js for the replay page (npm ci in tools/viewer,
+# pinned by its package-lock.json). Needs root (or sudo) only when
+# something must be installed.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 packages=(
   build-essential pkg-config meson ninja-build   # toolchain
   liblapack-dev libxml2-dev libyaml-dev           # library dependencies
@@ -16,17 +19,29 @@ packages=(
   gnuplot-nox                                     # PNG plots
   clang-format                                    # format check (tests/format)
   clang libclang-rt-14-dev                        # libFuzzer targets (tools/fuzz.sh)
+  chromium                                        # the replay page's browser test (tests/viewer)
 )
+# npm fetches three.js for the replay page (tools/viewer). Debian's npm
+# conflicts with a nodejs that bundles its own npm: take Debian's only
+# when there is no npm at all.
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-echo "installing: ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+# three.js at the version of the lock file, unless it is there already.
+lock_version=$(sed -n '/"node_modules\/three"/,/version/s/.*"version": "\(.*\)".*/\1/p' tools/viewer/package-lock.json)
+have_version=$(sed -n 's/^  "version": "\(.*\)".*/\1/p' tools/viewer/node_modules/three/package.json 2>/dev/null || true)
+if [ "$have_version" != "$lock_version" ]; then
+  echo "fetching three.js $lock_version for the replay page: npm ci in tools/viewer" >&2
+  npm ci --prefix tools/viewer --no-audit --no-fund >&2 ||
+    echo "npm ci failed (offline?): mcdyn builds without three.js and \`mcdyn view\` says how to get it" >&2
+fi

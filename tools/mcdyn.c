@@ -18,6 +18,7 @@ static const subcommand subcommands[] = {
     {"bench", mcd_cmd_bench, "run a benchmark (dynamics, solve)"},
     {"draw", mcd_cmd_draw, "draw a scenario or URDF model into a PNG picture (gnuplot)"},
     {"sweep", mcd_cmd_sweep, "run the cases of a parameter sweep (threads, MPI) into one CSV"},
+    {"view", mcd_cmd_view, "write an HDF5 run log as a self-contained 3D replay page (HTML)"},
 };
 
 static void usage(FILE *out)

@@ -6,7 +6,10 @@
  *   world), body_com (nbody x 3, body frame [m]); /model/geom_type (ngeom:
  *   0 sphere, 1 box, 2 cylinder, 3 capsule, 4 plane, 5 mesh), geom_body
  *   (-1 = world), geom_size (ngeom x 3 [m]), geom_pose (ngeom x 7: x y z qw
- *   qx qy qz in the body frame), geom_mesh (ngeom strings, "" unless mesh);
+ *   qx qy qz in the body frame), geom_mesh (ngeom strings, "" unless mesh),
+ *   mesh_vertex (N x 3: the vertices of every mesh geom, scaled, geom frame
+ *   [m]; collision uses their convex hull), geom_mesh_vertex (ngeom x 2:
+ *   first row in mesh_vertex and count, 0 0 unless mesh);
  *   /steps/t (n [s]), q (n x nq), qd (n x nv), body_pose (n x nbody x 7:
  *   world pose of each body frame), ncontacts, iterations (n), residual (n),
  *   contact_body (n x slots x 2), contact_point, contact_normal (n x slots x

@@ -103,6 +103,7 @@ typedef struct mcd_output_settings {
     char *csv;           /* trajectory CSV file, NULL: none (default) */
     char *plot;          /* plot image file, NULL: none (default) */
     char *h5;            /* HDF5 trajectory log (log.h), NULL: none (default) */
+    char *html;          /* replay page (`mcdyn view`), NULL: none (default) */
     char **plot_columns; /* CSV column names to plot (nplot_columns; none: the program's
                             choice) */
     int nplot_columns;

@@ -5,12 +5,14 @@
 
 #include <hdf5.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../collision/mesh_load.h"
 #include "mcdyn/spatial.h"
 
 #define BLOCK   1000 /* steps per write and per chunk */
@@ -61,6 +63,37 @@ static int write_fixed(hid_t g, const char *name, hid_t type, hsize_t n, hsize_t
     return e != 0;
 }
 
+/* The vertices of the model's mesh geoms (the points whose convex hull the
+ * collision layer uses), scaled by geom_size as there: model/mesh_vertex
+ * (N x 3, geom frame [m]) and model/geom_mesh_vertex (ngeom x 2: first row
+ * and count, 0 0 for other geoms). */
+static int write_mesh_vertices(hid_t g, const mcd_model *m)
+{
+    int *range = calloc((size_t)m->ngeom * 2 + 1, sizeof *range);
+    double *all = NULL;
+    size_t n = 0;
+    int bad = !range;
+    for (int k = 0; k < m->ngeom && !bad; k++) {
+        if (m->geom[k].type != MCD_GEOM_MESH || !m->geom[k].mesh_path) continue;
+        double *v = NULL, *grown = NULL;
+        int nv = 0;
+        mcd_error err = {0};
+        bad = mcd_mesh_load_vertices(m->geom[k].mesh_path, "log", &v, &nv, &err) != MCD_OK ||
+              n + (size_t)nv > INT32_MAX || !(grown = realloc(all, (n + (size_t)nv) * 3 * 8));
+        if (!bad) {
+            all = grown;
+            for (int i = 0; i < 3 * nv; i++) all[3 * n + (size_t)i] = v[i] * m->geom[k].size[i % 3];
+            range[2 * k] = (int)n, range[2 * k + 1] = nv;
+            n += (size_t)nv;
+        }
+        free(v);
+    }
+    if (!bad) bad = write_fixed(g, "geom_mesh_vertex", H5T_NATIVE_INT, (hsize_t)m->ngeom, 2, range);
+    if (!bad) bad = write_fixed(g, "mesh_vertex", H5T_NATIVE_DOUBLE, (hsize_t)n, 3, all);
+    free(range), free(all);
+    return bad;
+}
+
 static int write_model(hid_t file, const mcd_model *m)
 {
     hid_t g = H5Gcreate2(file, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -93,6 +126,7 @@ static int write_model(hid_t file, const mcd_model *m)
         for (int k = 0; k < m->ngeom; k++)
             names[k] = m->geom[k].mesh_path ? m->geom[k].mesh_path : "";
         bad |= write_fixed(g, "geom_mesh", str, ng, 1, names);
+        bad |= write_mesh_vertices(g, m);
     }
     H5Tclose(str);
     free(ibuf), free(dbuf), free(names);

@@ -174,6 +174,7 @@ void mcd_scenario_free(mcd_scenario *s)
     free(s->settings.output.csv);
     free(s->settings.output.plot);
     free(s->settings.output.h5);
+    free(s->settings.output.html);
     free_strings(s->settings.output.plot_columns, s->settings.output.nplot_columns);
     free_strings(s->warning, s->nwarning);
     free(s->q0);

@@ -93,8 +93,11 @@ static mcd_status parse_solver(const scn_ctx *c, const scn_at *doc)
 
 #define OUT(field) offsetof(mcd_output_settings, field)
 static const scn_field output_fields[] = {
-    {"csv", SCN_TEXT, OUT(csv), SCN_ANY},         {"plot", SCN_TEXT, OUT(plot), SCN_ANY},
-    {"h5", SCN_TEXT, OUT(h5), SCN_ANY},           {.key = "plot_columns"},
+    {"csv", SCN_TEXT, OUT(csv), SCN_ANY},
+    {"plot", SCN_TEXT, OUT(plot), SCN_ANY},
+    {"h5", SCN_TEXT, OUT(h5), SCN_ANY},
+    {"html", SCN_TEXT, OUT(html), SCN_ANY},
+    {.key = "plot_columns"},
     {"every", SCN_INT, OUT(every), {1, 0, 0, 0}},
 };
 #undef OUT

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""The replay page of `mcdyn view` / `mcdyn sim --html` in a real browser.
+
+usage: check_viewer.py MCDYN_EXE SOURCE_ROOT CHROMIUM
+
+Opens the page in Debian's headless Chromium (SwiftShader WebGL, no GPU)
+and checks:
+  - 2 s of the pendulum: no console message at all (the page logs nothing
+    when it works, so any message is an error or a warning), the page ran to
+    its first frame (data-ready) with no caught error, the number of bodies
+    drawn equals the model's (read from the log by h5py, independently of
+    the page), #t=1.5 opens the page paused at the frame of 1.5 s (within
+    one frame at 60 fps), the canvas is not blank and the screenshots at
+    #t=0 and #t=1.5 differ;
+  - a body and a title named "</script><img ... onerror=...>": the page
+    holds exactly the script elements mcdyn writes, the injected handler
+    never runs, the page still works;
+  - a mesh geom: the log stores the mesh file's vertices, scaled, and the
+    page draws the body;
+  - bad input: a foreign HDF5 file, a corrupt one, a run over the size
+    bound: exit 1, a message, no page.
+"""
+import atexit
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+import h5py
+import numpy as np
+
+EXE, SRC, CHROMIUM = sys.argv[1:4]
+TMP = tempfile.mkdtemp(prefix="mcdyn-viewer-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def run(args, ok=True):
+    p = subprocess.run(args, cwd=TMP, capture_output=True, text=True, timeout=600)
+    if ok and p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(args)}: {p.stderr}{p.stdout}")
+    return p
+
+
+def chromium(url, *mode):
+    """Runs headless Chromium on url; returns (stdout, console lines)."""
+    profile = tempfile.mkdtemp(dir=TMP)
+    p = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--use-angle=swiftshader",
+                        "--enable-unsafe-swiftshader", "--window-size=800,600",
+                        "--virtual-time-budget=8000", "--enable-logging=stderr", "--v=0",
+                        f"--user-data-dir={profile}", *mode, url],
+                       cwd=TMP, capture_output=True, text=True, timeout=600)
+    console = [l for l in p.stderr.splitlines() if ":CONSOLE" in l]
+    return p.stdout, console
+
+
+def body_attributes(dom):
+    m = re.search(r"<body([^>]*)>", dom)
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', m.group(1))) if m else {}
+
+
+def png_pixels(path):
+    """The RGB(A) pixels of an 8-bit non-interlaced PNG as a numpy array."""
+    data = open(path, "rb").read()
+    pos, idat, width, height, ctype = 8, b"", 0, 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), "8-bit RGB or RGBA expected"
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    bpp = 4 if ctype == 6 else 3
+    raw, stride = zlib.decompress(idat), width * bpp
+    out = bytearray(height * stride)
+    prev = bytearray(stride)
+    for y in range(height):
+        f, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = row[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                row[i] = (row[i] + a) & 255
+            elif f == 2:
+                row[i] = (row[i] + b) & 255
+            elif f == 3:
+                row[i] = (row[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out[y * stride:(y + 1) * stride] = row
+        prev = row
+    return np.frombuffer(bytes(out), np.uint8).reshape(height, width, bpp)[:, :, :3]
+
+
+def pendulum():
+    h5, page = os.path.join(TMP, "run.h5"), os.path.join(TMP, "run.html")
+    sim_page = os.path.join(TMP, "sim.html")
+    run([EXE, "sim", os.path.join(SRC, "models/pendulum12.yaml"), "--duration", "2",
+         "--h5", h5, "--html", sim_page, "--quiet"])
+    run([EXE, "view", h5, "--html", page])
+    check(os.path.getsize(sim_page) > 0, "sim --html wrote its page")
+    with h5py.File(h5, "r") as f:
+        nbody = len(f["model/body_name"])
+    url = "file://" + page
+    dom, console = chromium(url + "#t=1.5", "--dump-dom")
+    attrs = body_attributes(dom)
+    check(console == [], f"no console message ({console[:3]})")
+    check(attrs.get("ready") == "1" and attrs.get("errors") == "0",
+          f"the page drew its first frame without error ({attrs})")
+    check(attrs.get("bodies") == str(nbody) and attrs.get("model-bodies") == str(nbody),
+          f"bodies drawn {attrs.get('bodies')} = bodies of the log {nbody}")
+    # 60 frames per second: the frame shown is the last at or before 1.5 s.
+    check(abs(float(attrs.get("time", "nan")) - 1.5) <= 1 / 60 + 1e-6,
+          f"#t=1.5 shows t = {attrs.get('time')}")
+    shots = []
+    for t in ("0", "1.5"):
+        png = os.path.join(TMP, f"t{t}.png")
+        _, console = chromium(f"{url}#t={t}", f"--screenshot={png}")
+        check(console == [] and os.path.isfile(png), f"screenshot at #t={t} without console message")
+        shots.append(png_pixels(png))
+    for t, px in zip(("0", "1.5"), shots):
+        # Not blank: the most common colour (the background) covers less
+        # than 99 % of the canvas.
+        colors, counts = np.unique(px.reshape(-1, 3), axis=0, return_counts=True)
+        check(counts.max() < 0.99 * counts.sum(), f"#t={t}: the canvas is not blank")
+    changed = np.any(shots[0] != shots[1], axis=2).mean()
+    check(changed > 0.002, f"#t=0 and #t=1.5 differ ({100 * changed:.2f} % of the pixels)")
+
+
+HOSTILE = '</script><img src=x onerror="document.body.dataset.pwned=1">'
+URDF = """<robot name="r"><link name="{name}"><inertial><mass value="1"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry>{geometry}</geometry></collision></link></robot>"""
+SCENARIO = """name: {name}
+robots: [{{urdf: r.urdf, base: floating, position: [0, 0, 0.3]}}]
+environment: [{{name: ground, type: plane}}]
+duration: 0.3
+output: {{html: scenario.html}}
+"""
+
+
+def xml(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def one_body(name, geometry):
+    with open(os.path.join(TMP, "r.urdf"), "w") as f:
+        f.write(URDF.format(name=xml(name), geometry=geometry))
+    with open(os.path.join(TMP, "s.yaml"), "w") as f:
+        f.write(SCENARIO.format(name="'" + name.replace("'", "''") + "'"))
+    h5 = os.path.join(TMP, "one.h5")
+    run([EXE, "sim", "s.yaml", "--h5", h5, "--quiet"])
+    return h5
+
+
+def hostile_names():
+    h5 = one_body(HOSTILE, '<box size="0.1 0.1 0.1"/>')
+    page = os.path.join(TMP, "hostile.html")
+    run([EXE, "view", h5, "--html", page, "--title", HOSTILE])
+    for path in (page, os.path.join(TMP, "scenario.html")):  # view --title; the scenario's name
+        text = open(path, encoding="utf-8").read()
+        # mcdyn writes 6 three.js scripts, the data and the viewer.
+        check(len(re.findall(r"</script", text, re.I)) == 8,
+              f"{os.path.basename(path)}: no name closes a script element")
+    dom, console = chromium("file://" + page, "--dump-dom")
+    attrs = body_attributes(dom)
+    check("pwned" not in attrs and console == [], "the injected handler never ran")
+    check(attrs.get("ready") == "1" and attrs.get("bodies") == "1", f"the page works ({attrs})")
+
+
+def mesh_geom():
+    cube = os.path.join(SRC, "tests/collision/data/cube.obj")
+    h5 = one_body("meshed", f'<mesh filename="{cube}" scale="0.1 0.2 0.3"/>')
+    obj = np.array([[float(x) for x in l.split()[1:4]] for l in open(cube) if l.startswith("v ")])
+    with h5py.File(h5, "r") as f:
+        rng, verts = f["model/geom_mesh_vertex"][...], f["model/mesh_vertex"][...]
+        mesh = [k for k in range(len(rng)) if f["model/geom_type"][k] == 5]
+    check(len(mesh) == 1 and rng[mesh[0]][1] >= len(obj), "the log holds the mesh's vertices")
+    first, count = rng[mesh[0]]
+    # Assimp repeats a vertex per face corner: the same set of points.
+    stored = np.unique(np.round(verts[first:first + count], 12), axis=0)
+    expected = np.unique(np.round(obj * [0.1, 0.2, 0.3], 12), axis=0)
+    check(stored.shape == expected.shape and np.allclose(stored, expected, atol=1e-12),
+          "mesh vertices scaled as in the URDF")
+    page = os.path.join(TMP, "mesh.html")
+    run([EXE, "view", h5, "--html", page])
+    dom, console = chromium("file://" + page, "--dump-dom")
+    attrs = body_attributes(dom)
+    check(attrs.get("ready") == "1" and attrs.get("errors") == "0" and console == [],
+          f"the mesh page works ({attrs}, {console[:2]})")
+
+
+def bad_input():
+    foreign = os.path.join(TMP, "foreign.h5")
+    with h5py.File(foreign, "w") as f:
+        f["x"] = np.zeros(3)
+    corrupt = os.path.join(TMP, "corrupt.h5")
+    with open(os.path.join(TMP, "run.h5"), "rb") as f:
+        open(corrupt, "wb").write(f.read(4096))
+    cases = [([foreign], "not an mcdyn log"), ([corrupt], "HDF5"),
+             ([os.path.join(TMP, "run.h5"), "--max-mb", "0.5"], "more than the bound")]
+    for args, message in cases:
+        page = os.path.join(TMP, "bad.html")
+        p = run([EXE, "view", *args, "--html", page], ok=False)
+        check(p.returncode == 1 and message in p.stderr and not os.path.exists(page),
+              f"view {os.path.basename(args[0])} {args[1:]}: exit 1, '{message}', no page")
+    leftovers = [n for n in os.listdir(TMP) if n.startswith(".bad.html")]
+    check(leftovers == [], "no temporary page left behind")
+
+
+pendulum()
+hostile_names()
+mesh_geom()
+bad_input()
+print(f"{len(failures)} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,37 @@
+/* A run read back from its HDF5 log (include/mcdyn/log.h) for the replay
+ * page: the model's bodies and geometry, and the steps decimated to a frame
+ * rate, in single precision (what the page draws). */
+#ifndef MCDYN_TOOLS_VIEW_RUN_H
+#define MCDYN_TOOLS_VIEW_RUN_H
+
+#include <stddef.h>
+
+typedef struct view_geom {
+    int type, body; /* mcd_geom_type; body index, -1 = the world */
+    double size[3], pose[7];
+    float *mesh; /* mesh geoms: nmesh vertices x 3 in the geom frame, scale applied */
+    int nmesh;
+} view_geom;
+
+typedef struct view_run {
+    int nbody, ngeom, slots;
+    char **body_name;
+    int *body_parent; /* parent body index, -1 = the world */
+    view_geom *geom;
+    long nframe;
+    float *t;              /* nframe [s] */
+    float *pose;           /* nframe x nbody x 7: world x y z qw qx qy qz of each body frame */
+    int *ncontacts;        /* nframe */
+    float *contact_point;  /* nframe x slots x 3, world [m]; NaN in unused slots */
+    float *contact_normal; /* nframe x slots x 3 */
+    float *contact_force;  /* nframe x slots x 3: Fn, Ff, Fo [N] */
+} view_run;
+
+/* Reads the log at path keeping at most fps frames per simulated second
+ * (the first and the last step always). Returns 0, or -1 with the reason in
+ * msg: not an HDF5 file, not an mcdyn log, missing or misshapen datasets. */
+int view_run_read(const char *path, double fps, view_run *run, char *msg, size_t msglen);
+
+void view_run_free(view_run *run);
+
+#endif
