@@ -77,6 +77,8 @@ mcd_status mcd_node_jacobian(const mcd_model *m, mcd_data *d, const double *q, i
                              mcd_reference ref, double *J);
 mcd_status mcd_point_jacobian(const mcd_model *m, mcd_data *d, const double *q, int body,
                               const double point[3], mcd_reference ref, double *J);
+mcd_status mcd_node_bias_acceleration(const mcd_model *m, mcd_data *d, const double *q,
+                                      const double *qd, int node, mcd_reference ref, double acc[6]);
 mcd_status mcd_energy(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
                       double *kinetic, double *potential);
 mcd_status mcd_integrate(const mcd_model *m, const double *q, const double *qd, double dt,
@@ -86,6 +88,8 @@ mcd_status mcd_center_of_mass(const mcd_model *m, mcd_data *d, const double *q, 
 typedef enum mcd_osc_rows { MCD_OSC_SPATIAL, MCD_OSC_LINEAR } mcd_osc_rows;
 mcd_status mcd_node_compliance(const mcd_model *m, mcd_data *d, const double *q, int K,
                                const int *nodes, mcd_osc_rows rows, double *Lambda);
+mcd_status mcd_node_osc_inertia(const mcd_model *m, mcd_data *d, const double *q, int K,
+                                const int *nodes, mcd_osc_rows rows, double *inertia);
 
 typedef struct mcd_mlcp { int n; double *M; double *q; double *lo; double *hi; } mcd_mlcp;
 typedef struct mcd_fc3d { int nc; int nb; double *W; double *q; double *mu; } mcd_fc3d;
@@ -138,7 +142,7 @@ typedef enum mcd_on_failure { MCD_ON_FAILURE_STOP, MCD_ON_FAILURE_WARN } mcd_on_
 mcd_status mcd_step_method_from_name(const char *name, mcd_step_method *m, mcd_error *err);
 mcd_solver_opts mcd_step_method_default_opts(mcd_step_method m);
 mcd_status mcd_impact_law_from_name(const char *name, mcd_impact_law *law, mcd_error *err);
-typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, const mcd_data *d, double t,
+typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, mcd_data *d, double t,
                                      const double *q, const double *qd, double *tau);
 typedef struct mcd_sim_options {
     double dt; mcd_integrator integrator; mcd_step_method solver; mcd_solver_opts solver_opts;
@@ -191,7 +195,7 @@ mcd_status mcd_log_open(const char *path, const mcd_model *m, const char *scenar
 mcd_status mcd_log_close(mcd_log *log, mcd_error *err);
 void mcd_log_discard(mcd_log *log);
 
-extern "Python" mcd_status mcdyn_py_controller(void *user, const mcd_model *m, const mcd_data *d,
+extern "Python" mcd_status mcdyn_py_controller(void *user, const mcd_model *m, mcd_data *d,
                                                double t, const double *q, const double *qd,
                                                double *tau);
 """

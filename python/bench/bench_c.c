@@ -42,7 +42,7 @@ typedef struct stand_pd {
     double q_ref[12];
 } stand_pd;
 
-static mcd_status pd(void *user, const mcd_model *m, const mcd_data *d, double t, const double *q,
+static mcd_status pd(void *user, const mcd_model *m, mcd_data *d, double t, const double *q,
                      const double *qd, double *tau)
 {
     (void)m, (void)d, (void)t;

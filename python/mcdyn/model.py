@@ -270,6 +270,16 @@ class Data:
                                     _reference(ref), op), self._error)
         return out
 
+    def node_bias_acceleration(self, q, qd, node, ref="world", out=None):
+        """J̇q̇ of a node: its spatial acceleration [ω̇; a] at q̈ = 0, velocity
+        products only, no gravity, so the node accelerates with J q̈ + this
+        (``mcd_node_bias_acceleration``)."""
+        out, op = as_output(out, (6,), "out")
+        check(lib.mcd_node_bias_acceleration(self._m, self._ptr, self._q(q), self._v(qd, "qd"),
+                                             self.model.node_index(node), _reference(ref), op),
+              self._error)
+        return out
+
     def point_jacobian(self, q, body, point, ref="world", out=None):
         """Jacobian (6 x nv) of a point fixed on a body, point in body
         coordinates (``mcd_point_jacobian``)."""
@@ -291,6 +301,18 @@ class Data:
         out, op = as_output(out, (r * len(idx), r * len(idx)), "out")
         check(lib.mcd_node_compliance(self._m, self._ptr, self._q(q), len(idx),
                                       ffi.from_buffer("int[]", idx), kind, op), self._error)
+        return out
+
+    def node_osc_inertia(self, q, nodes, rows="spatial", out=None):
+        """Operational-space inertia (J M⁻¹ Jᵀ)⁻¹ of K nodes, Khatib's Λ, the
+        inverse of :meth:`node_compliance` (``mcd_node_osc_inertia``)."""
+        kind, r = _OSC_ROWS.get(rows, (None, 0))
+        if kind is None:
+            raise fail_arg(f"rows must be 'spatial' or 'linear', not {rows!r}")
+        idx = np.array([self.model.node_index(n) for n in nodes], dtype=np.intc)
+        out, op = as_output(out, (r * len(idx), r * len(idx)), "out")
+        check(lib.mcd_node_osc_inertia(self._m, self._ptr, self._q(q), len(idx),
+                                       ffi.from_buffer("int[]", idx), kind, op), self._error)
         return out
 
     def energy(self, q, qd):

@@ -85,17 +85,38 @@ def test_a1_controller_exception_fails_the_step(tmp_path):
 
 
 def _jdot_qd(data, q, qd, node, model, h=1e-6):
-    """J̇q̇ of the node's linear rows by a central difference of J along q̇
-    (the C library's mcd_node_bias_acceleration is not merged yet)."""
+    """J̇q̇ of the node's linear rows by a central difference of J along q̇:
+    the independent reference for Data.node_bias_acceleration."""
     Jp = data.node_jacobian(model.integrate(q, qd, h), node)[3:]
     Jm = data.node_jacobian(model.integrate(q, qd, -h), node)[3:]
     return (Jp - Jm) @ qd / (2 * h)
 
 
+def test_bias_acceleration_and_inertia_match_references():
+    """J̇q̇ from the library against the central difference (h = 1e-6: the
+    truncation error, O(h^2) times the third derivative of the node position,
+    and the rounding, eps |J| / h, both stay below 1e-8 here), and the
+    operational-space inertia against the inverse of the compliance (1e-9:
+    the compliance's condition number is ~1e3)."""
+    model = mcdyn.Model.from_urdf(PANDA, ignore_mimic=True)
+    ee = model.add_node("flange", "panda_link7", position=(0.0, 0.0, 0.107))
+    data = model.data()
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        q = np.array([0.0, -0.4, 0.0, -2.2, 0.0, 1.8, 0.8, 0.02, 0.02]) + rng.uniform(-0.3, 0.3, 9)
+        qd = rng.uniform(-1, 1, model.nv)
+        a = data.node_bias_acceleration(q, qd, ee)[3:]
+        np.testing.assert_allclose(a, _jdot_qd(data, q, qd, ee, model), atol=1e-7)
+        inertia = data.node_osc_inertia(q, [ee], rows="linear")
+        compliance = data.node_compliance(q, [ee], rows="linear")
+        np.testing.assert_allclose(inertia @ compliance, np.eye(3), atol=1e-9)
+
+
 def test_panda_operational_space_circle():
     """Operational-space control (Khatib) of the Panda's flange point in
     Python: F = Λ(ẍ_d + K_p e + K_d ė − J̇q̇), τ = JᵀF + C + Nᵀ M(posture PD),
-    Λ = (J M⁻¹ Jᵀ)⁻¹ from node_compliance, tracking a circle of radius 5 cm
+    Λ = (J M⁻¹ Jᵀ)⁻¹ from node_osc_inertia, J̇q̇ from node_bias_acceleration,
+    tracking a circle of radius 5 cm
     (10 cm across) in 2 s. After the first second (the start transient) the
     RMS position error over the next 3 s is below 1 mm."""
     model = mcdyn.Model.from_urdf(PANDA, ignore_mimic=True)
@@ -119,12 +140,13 @@ def test_panda_operational_space_circle():
         J = data.node_jacobian(q, ee)[3:]
         xd, vd, ad = target(t)
         errors.append((t, np.linalg.norm(xd - x)))
-        Lam = np.linalg.inv(data.node_compliance(q, [ee], rows="linear"))
+        jdqd = data.node_bias_acceleration(q, qd, ee)[3:]
+        Lam = data.node_osc_inertia(q, [ee], rows="linear")
         # dynamically consistent inverse M⁻¹JᵀΛ, with the factorization of M(q)
-        # that node_compliance leaves (the next kinematics call clears it)
+        # that node_osc_inertia leaves (the next kinematics call clears it)
         Jbar = data.minv_solve(J.T) @ Lam
         N = np.eye(model.nv) - Jbar @ J
-        F = Lam @ (ad + kp * (xd - x) + kd * (vd - J @ qd) - _jdot_qd(data, q, qd, ee, model))
+        F = Lam @ (ad + kp * (xd - x) + kd * (vd - J @ qd) - jdqd)
         M = data.mass_matrix(q)
         tau[:] = J.T @ F + data.bias_forces(q, qd) + N.T @ (M @ (kp_null * (q0 - q) - kd_null * qd))
 
