@@ -26,9 +26,23 @@ static void mpi_sweep(const char *sweep, const char *out)
                     "--out",
                     (char *)out,
                     NULL};
+    /* In the sanitizer build, no leak detection inside mpirun's processes:
+     * OpenMPI leaks in its plugins, which it unloads before the report (so
+     * the report names no module a suppression could match). Our code's
+     * leaks are checked by the same sweeps in one process (sweep-cli). */
+    const char *asan = getenv("ASAN_OPTIONS");
+    char *saved = asan ? strdup(asan) : NULL, options[1024];
+    snprintf(options, sizeof options, "%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+    setenv("ASAN_OPTIONS", options, 1);
     command_result r;
-    ck_assert_msg(run_command(argv, &r) == 0, "cannot run mpirun");
-    ck_assert_msg(r.exit_code == 0, "mpirun: exit %d\n%s\n%s", r.exit_code, r.out, r.err);
+    int ran = run_command(argv, &r);
+    if (saved)
+        setenv("ASAN_OPTIONS", saved, 1);
+    else
+        unsetenv("ASAN_OPTIONS");
+    free(saved);
+    ck_assert_msg(ran == 0, "cannot run mpirun");
+    ck_assert_msg(r.exit_code == 0, "mpirun: exit %d\n%.2000s", r.exit_code, r.err);
     ck_assert_msg(strstr(r.out, "summary"), "%s", r.out);
     command_result_free(&r);
 }
