@@ -1,6 +1,6 @@
 /* Warm start (src/sim/sim_warm.c): a box resting on its four corners
  * (tests/common/contact_scenes.h, contacts in closed form) simulated twice
- * in lockstep, warm started (the default) and cold (warm_start = 0): before
+ * in lockstep, warm started and cold (warm_start = 0, the default): before
  * every step the cold simulator is put in the warm one's state, so both
  * solve the same problem, and after it
  *  - the velocities agree to what the solver tolerance leaves free, and
@@ -26,8 +26,7 @@ static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, int warm)
     mcd_sim_options o = mcd_sim_default_options();
     o.solver = method;
     o.solver_opts = mcd_step_method_default_opts(method);
-    ck_assert_int_eq(o.solver_opts.warm_start, /* on by default for the MNCP only */
-                     method == MCD_METHOD_MNCP_RLM || method == MCD_METHOD_MNCP_PLM);
+    ck_assert_int_eq(o.solver_opts.warm_start, 0); /* off by default (sim_method.c) */
     o.solver_opts.warm_start = warm;
     o.impact_law = MCD_IMPACT_NEWTON;
     o.on_failure = MCD_ON_FAILURE_WARN;
