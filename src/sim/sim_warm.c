@@ -21,9 +21,10 @@
  * warm start off, and so is, a second time, a group whose warm-started
  * solve did not converge (sim_solve.c): a start near the previous step's
  * answer can sit on the wrong side of a change of contact mode (a box that
- * stops sliding: last step's friction on the cone's boundary), where a
- * Newton-type or first-order method from zero still converges. Storage is made with the capacity; a
- * step allocates nothing (a step that grows the capacity starts cold). */
+ * stops sliding: last step's friction on the cone's boundary), and the
+ * repeat makes a warm-started solve fail only where the cold one fails
+ * too. Storage is made with the capacity; a step allocates nothing (a
+ * step that grows the capacity starts cold). */
 #include "sim_internal.h"
 
 #include <math.h>
