@@ -17,5 +17,6 @@ int mcd_bench_lambda(int argc, char **argv);   /* bench_lambda.c */
 int mcd_bench_sim(int argc, char **argv);      /* bench_sim.c */
 int mcd_bench_contacts(int argc, char **argv); /* bench_contacts.c (with MuJoCo only) */
 int mcd_bench_main(int argc, char **argv);     /* bench_output.c */
+int mcd_bench_scenes(int argc, char **argv);   /* bench_scenes.c */
 
 #endif

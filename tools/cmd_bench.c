@@ -16,6 +16,7 @@ static const bench benches[] = {
     {"sim", mcd_bench_sim, "pendulum12 with each solver (and MuJoCo): us per step, split"},
     {"main", mcd_bench_main, "the main job end to end with its CSV, beside MuJoCo's bare loop"},
     {"solve", mcd_bench_solve, "complementarity solvers on problem files, beside Siconos"},
+    {"scenes", mcd_bench_scenes, "every step method on every contact-rich scene: success rate"},
 #if defined(MCDYN_HAVE_MUJOCO)
     {"contacts", mcd_bench_contacts, "contact-rich scenes beside MuJoCo: us per step, growth in K"},
 #endif

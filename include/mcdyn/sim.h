@@ -112,7 +112,12 @@ typedef struct mcd_sim_options {
     double dt;                   /* [s] (1e-3) */
     mcd_integrator integrator;   /* (Euler) */
     mcd_step_method solver;      /* formulation and solver (mncp-plm) */
-    mcd_solver_opts solver_opts; /* (mcd_step_method_default_opts) */
+    mcd_solver_opts solver_opts; /* (mcd_step_method_default_opts). warm_start = 1 starts
+                                    each group's solve from the previous step's impulses of
+                                    the matched contacts (same body pair, nearest point
+                                    within 5 mm), and again from zero if that solve fails
+                                    (docs/scenarios.md, solver.warm_start); 0 (the default):
+                                    every solve from zero. nslcp-* always start cold */
     double ccp_omega;            /* ccp-pgs over-relaxation omega in (0, 2); 0: the default
                                     of mcd_ccp_default_opts (0.6) */
     mcd_impact_law impact_law;   /* (newton) */

@@ -10,6 +10,7 @@ struct mcd_sim_nslcp;     /* src/sim/sim_nslcp.c */
 struct mcd_sim_maxdiss;   /* src/sim/sim_maxdiss.c */
 struct mcd_sim_impact;    /* src/sim/sim_impact.c */
 struct mcd_sim_actuation; /* src/sim/sim_actuator.c */
+struct mcd_sim_warm;      /* src/sim/sim_warm.c */
 
 struct mcd_sim {
     const mcd_model *m;
@@ -27,6 +28,7 @@ struct mcd_sim {
     struct mcd_sim_maxdiss *maxdiss;
     struct mcd_sim_impact *impact;
     struct mcd_sim_actuation *actuation;
+    struct mcd_sim_warm *warm;
     double t;
     mcd_contact_provider provider;
     void *provider_user;
@@ -104,5 +106,22 @@ const double *mcd_sim_damping_diagonal(const mcd_sim *s);
  * fit. */
 int mcd_sim_joint_limits_on(const mcd_sim *s);
 mcd_status mcd_sim_add_limits(mcd_sim *s, const double *q, int *n, mcd_error *err);
+
+/* Warm start (sim_warm.c): storage for the capacity; the step's contacts
+ * matched to the last recorded ones (their starts computed in the new
+ * frames: call after the set-up); the step's impulses recorded (after the
+ * solve). _fc3d / _mlcp write the start of group g's problem into r / z
+ * (zero when warm start is off or none of the group's contacts matched)
+ * and return whether it is a warm start; _group says whether group g is
+ * warm started; _set_cold(s, 1) makes every start cold until
+ * _set_cold(s, 0). */
+mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_warm_free(mcd_sim *s);
+void mcd_sim_warm_match(mcd_sim *s);
+void mcd_sim_warm_record(mcd_sim *s);
+int mcd_sim_warm_fc3d(const mcd_sim *s, int g, const mcd_fc3d *p, double *r);
+int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z);
+int mcd_sim_warm_group(const mcd_sim *s, int g);
+void mcd_sim_warm_set_cold(mcd_sim *s, int cold);
 
 #endif

@@ -9,7 +9,8 @@
  * the speculative term -gap/dt for gap >= 0, and eps = penetration_gain for
  * gap < 0 (capped at max_correction_velocity, an addition to the paper).
  * Solved group by group (contact.h) by nonlinear block Gauss-Seidel
- * (mcd_maxdiss_solve) from zero with the method's tol and max_iter; the
+ * (mcd_maxdiss_solve) from the warm start (sim_warm.c; zero without it)
+ * with the method's tol and max_iter; the
  * workspace is made with the capacity. */
 #include "sim_internal.h"
 
@@ -46,7 +47,7 @@ mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *res
     mcd_fc3d p;
     mcd_maxdiss_stats ms = {0};
     mcd_contact_group_fc3d(s->cws, g, &p);
-    for (int i = 0; i < mcd_fc3d_size(&p); i++) s->z[i] = 0.0;
+    mcd_sim_warm_fc3d(s, g, &p, s->z);
     mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
     if (s->opt.solver_opts.tol > 0) o.tol = s->opt.solver_opts.tol;
     if (s->opt.solver_opts.max_iter > 0) o.max_iter = s->opt.solver_opts.max_iter;

@@ -1,6 +1,7 @@
 /* The solve of one step (src/sim/sim_internal.h): dispatch on the step
  * method, the MLCP / MNCP solvers of solver.h and the cone complementarity
- * solvers of ccp.h, and the failure policy. */
+ * solvers of ccp.h, each group started from the previous step's impulses
+ * when solver_opts.warm_start (sim_warm.c), and the failure policy. */
 #include "sim_internal.h"
 
 #include <string.h>
@@ -26,6 +27,20 @@ int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r)
     return r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
 }
 
+/* Group g solved again from zero after its warm-started solve did not
+ * converge (sim_warm.c); the iterations of both solves are counted. */
+static mcd_status retry_cold(mcd_sim *s, mcd_sim_group_solve f, int g, int *iterations,
+                             double *residual, mcd_error *e)
+{
+    int warm_iterations = *iterations;
+    mcd_error_clear(e);
+    mcd_sim_warm_set_cold(s, 1);
+    mcd_status r = f(s, g, iterations, residual, e);
+    mcd_sim_warm_set_cold(s, 0);
+    *iterations += warm_iterations;
+    return r;
+}
+
 mcd_status mcd_sim_solve_groups(mcd_sim *s, mcd_sim_group_solve f, mcd_step_stats *st)
 {
     mcd_status worst = MCD_OK;
@@ -36,6 +51,8 @@ mcd_status mcd_sim_solve_groups(mcd_sim *s, mcd_sim_group_solve f, mcd_step_stat
         double residual = 0.0;
         mcd_error e = {0};
         mcd_status r = f(s, g, &iterations, &residual, &e);
+        if (r == MCD_ERR_NOT_CONVERGED && mcd_sim_warm_group(s, g))
+            r = retry_cold(s, f, g, &iterations, &residual, &e);
         if (iterations > st->iterations) st->iterations = iterations;
         if (residual > st->residual) st->residual = residual;
         if (r != MCD_OK && !mcd_sim_solution_usable(s, r))
@@ -51,9 +68,9 @@ static mcd_status solve_mlcp(mcd_sim *s, int g, int *iterations, double *residua
     mcd_mlcp p;
     mcd_status r = mcd_contact_group_mlcp(s->cws, g, &p);
     if (r != MCD_OK) return mcd_fail(e, r, "group %d: MLCP not built", g);
-    memset(s->z, 0, (size_t)p.n * sizeof *s->z);
-    r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts, s->z, &ss,
-                       e);
+    mcd_solver_opts o = s->opt.solver_opts;
+    o.warm_start = mcd_sim_warm_mlcp(s, g, &p, s->z);
+    r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, &ss, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_mlcp(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
     *iterations = ss.iterations, *residual = ss.error;
@@ -65,9 +82,10 @@ static mcd_status solve_mncp(mcd_sim *s, int g, int *iterations, double *residua
     mcd_solver_stats ss = {0};
     mcd_fc3d p;
     mcd_contact_group_fc3d(s->cws, g, &p);
-    memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
-    mcd_status r = mcd_solve_fc3d(s->sws, (mcd_solver_kind)s->opt.solver, &p, &s->opt.solver_opts,
-                                  s->z, s->u, &ss, e);
+    mcd_solver_opts o = s->opt.solver_opts;
+    o.warm_start = mcd_sim_warm_fc3d(s, g, &p, s->z);
+    mcd_status r =
+        mcd_solve_fc3d(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, s->u, &ss, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
     *iterations = ss.iterations, *residual = ss.error;
@@ -84,15 +102,15 @@ static mcd_status solve_mncp(mcd_sim *s, int g, int *iterations, double *residua
  * stabilisation term 1/dt Phi of Eq. (5d) (d_i,0 of Eq. 9), and for Phi < 0
  * the same term scaled by the penetration gain and capped (docs/contact.md).
  * The solution satisfies Phi/dt + nu_n+ = mu |nu_T+| on a sliding contact
- * (the relaxation term of Eq. 5d). Solved from gamma = 0 by PGS (with the
- * method's omega) or APGD; tol and max_iter from the step's solver options;
- * one problem per group. */
+ * (the relaxation term of Eq. 5d). Solved from the warm start (sim_warm.c;
+ * gamma = 0 without it) by PGS (with the method's omega) or APGD; tol and max_iter from the step's
+ * solver options; one problem per group. */
 static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
     mcd_ccp_stats cs = {0};
     mcd_fc3d p;
     mcd_contact_group_fc3d(s->cws, g, &p);
-    memset(s->z, 0, (size_t)mcd_fc3d_size(&p) * sizeof *s->z);
+    mcd_sim_warm_fc3d(s, g, &p, s->z);
     mcd_ccp_opts o = mcd_ccp_default_opts();
     o.tol = s->opt.solver_opts.tol > 0 ? s->opt.solver_opts.tol : o.tol;
     o.max_iter = s->opt.solver_opts.max_iter > 0 ? s->opt.solver_opts.max_iter : o.max_iter;
@@ -106,7 +124,7 @@ static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual
     return r;
 }
 
-mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
+static mcd_status solve_method(mcd_sim *s, mcd_step_stats *st)
 {
     switch (s->opt.solver) {
     case MCD_METHOD_MLCP_PFB_RLM:
@@ -127,4 +145,13 @@ mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
     default:
         return mcd_fail(&s->err, MCD_ERR_ARG, "unknown step method %d", (int)s->opt.solver);
     }
+}
+
+mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
+{
+    const int warm = s->opt.solver_opts.warm_start;
+    if (warm) mcd_sim_warm_match(s);
+    mcd_status r = solve_method(s, st);
+    if (warm) mcd_sim_warm_record(s);
+    return r;
 }

@@ -1,0 +1,172 @@
+/* Warm start of the step's solves from the previous step's impulses
+ * (src/sim/sim_internal.h; docs/scenarios.md, solver.warm_start).
+ *
+ * After every solve the step's contacts are recorded: body pair, world
+ * point and the impulse on body A in world axes, F = F_f f + F_o o +
+ * F_n eta. Before the next solve each new contact k is matched to the
+ * recorded contact of the same body pair (either order: the impulse on A
+ * changes sign with the order) whose point is nearest, if it lies within
+ * MATCH_RADIUS; unmatched contacts start at zero. The matched impulse is
+ * kept as a world vector and projected on the new frame (f, o, eta), so a
+ * rotated normal or tangent plane transports the force itself rather than
+ * its old components; the start is then projected on the new friction cone
+ * {F_n >= 0, |F_t| <= mu F_n}, so every formulation gets an admissible
+ * start. Closure rows start at zero (their rows are not matched).
+ *
+ * Per formulation: the frictional-contact problems (MNCP, CCP, maximum
+ * dissipation) start from (F_n, F_f, F_o) per contact; the MLCP from F_n
+ * only, beta = 0 and sigma = 0: its friction directions are re-aligned to
+ * each step's slip (contact.h), so last step's beta do not carry over.
+ * A group none of whose contacts matched is solved cold, exactly as with
+ * warm start off, and so is, a second time, a group whose warm-started
+ * solve did not converge (sim_solve.c): a start near the previous step's
+ * answer can sit on the wrong side of a change of contact mode (a box that
+ * stops sliding: last step's friction on the cone's boundary), and the
+ * repeat makes a warm-started solve fail only where the cold one fails
+ * too. Storage is made with the capacity; a step allocates nothing (a
+ * step that grows the capacity starts cold). */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* [m] Contact points of one body pair closer than this are the same
+ * contact: a point moves by |v| dt (1 mm at 1 m/s, dt = 1 ms) per step,
+ * and distinct points of one pair (box corners, feet) lie centimetres
+ * apart. A wrong match costs only iterations: the start is a guess. */
+#define MATCH_RADIUS 5e-3
+
+struct mcd_sim_warm {
+    int n;         /* contacts recorded */
+    int *pair;     /* 2 per recorded contact: body_a, body_b */
+    double *pos;   /* 3 per recorded contact: world point */
+    double *F;     /* 3 per recorded contact: impulse on A, world axes */
+    double *start; /* 3 per contact of the step: (F_n, F_f, F_o), its frame */
+    char *matched; /* per contact of the step */
+    int cold;      /* 1: the solves start cold (the retry of a failed warm solve) */
+};
+
+mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err)
+{
+    struct mcd_sim_warm *w = calloc(1, sizeof *w);
+    s->warm = w;
+    if (!w) return mcd_fail(err, MCD_ERR_NOMEM, "warm start: out of memory");
+    const size_t cap = (size_t)s->cap;
+    w->pair = calloc(2 * cap + 1, sizeof *w->pair);
+    w->pos = calloc(3 * cap + 1, sizeof *w->pos);
+    w->F = calloc(3 * cap + 1, sizeof *w->F);
+    w->start = calloc(3 * cap + 1, sizeof *w->start);
+    w->matched = calloc(cap + 1, sizeof *w->matched);
+    if (!w->pair || !w->pos || !w->F || !w->start || !w->matched)
+        return mcd_fail(err, MCD_ERR_NOMEM, "warm start: out of memory");
+    return MCD_OK;
+}
+
+void mcd_sim_warm_free(mcd_sim *s)
+{
+    struct mcd_sim_warm *w = s->warm;
+    if (!w) return;
+    free(w->pair), free(w->pos), free(w->F), free(w->start), free(w->matched);
+    free(w);
+    s->warm = NULL;
+}
+
+/* The recorded contact nearest to c within MATCH_RADIUS with c's body pair
+ * (sign -1 when recorded in the other order), or -1. */
+static int nearest(const struct mcd_sim_warm *w, const mcd_contact_point *c, double *sign)
+{
+    int best = -1;
+    double best_d2 = MATCH_RADIUS * MATCH_RADIUS;
+    for (int i = 0; i < w->n; i++) {
+        const int *pr = w->pair + 2 * i;
+        const int same = pr[0] == c->body_a && pr[1] == c->body_b;
+        if (!same && !(pr[0] == c->body_b && pr[1] == c->body_a)) continue;
+        double d[3];
+        mcd_v3_sub(d, w->pos + 3 * i, c->pos);
+        const double d2 = mcd_v3_dot(d, d);
+        if (d2 <= best_d2) best = i, best_d2 = d2, *sign = same ? 1.0 : -1.0;
+    }
+    return best;
+}
+
+/* start = the world impulse F in the frame R (rows f, o, eta) as
+ * (F_n, F_f, F_o), projected on the cone of mu. */
+static void start_in_frame(const double F[3], const double R[9], double mu, double sign,
+                           double start[3])
+{
+    double Fn = sign * mcd_v3_dot(R + 6, F), Ff = sign * mcd_v3_dot(R, F),
+           Fo = sign * mcd_v3_dot(R + 3, F);
+    Fn = fmax(Fn, 0.0);
+    const double Ft = hypot(Ff, Fo), bound = mu * Fn;
+    if (Ft > bound) {
+        const double scale = Ft > 0 ? bound / Ft : 0.0;
+        Ff *= scale, Fo *= scale;
+    }
+    start[0] = Fn, start[1] = Ff, start[2] = Fo;
+}
+
+void mcd_sim_warm_match(mcd_sim *s)
+{
+    struct mcd_sim_warm *w = s->warm;
+    for (int k = 0; k < s->ncontacts; k++) {
+        const mcd_contact_point *c = &s->contacts[k];
+        double sign = 1.0;
+        const int i = nearest(w, c, &sign);
+        w->matched[k] = i >= 0;
+        if (i >= 0)
+            start_in_frame(w->F + 3 * i, mcd_contact_frame(s->cws, k), c->mu, sign,
+                           w->start + 3 * k);
+        else
+            memset(w->start + 3 * k, 0, 3 * sizeof *w->start);
+    }
+}
+
+void mcd_sim_warm_record(mcd_sim *s)
+{
+    struct mcd_sim_warm *w = s->warm;
+    for (int k = 0; k < s->ncontacts; k++) {
+        const mcd_contact_point *c = &s->contacts[k];
+        const double *Fc = mcd_contact_impulse(s->cws, k); /* (F_f, F_o, F_n) */
+        const double *R = mcd_contact_frame(s->cws, k);    /* rows f, o, eta */
+        double *F = w->F + 3 * k;
+        for (int a = 0; a < 3; a++) F[a] = Fc[0] * R[a] + Fc[1] * R[3 + a] + Fc[2] * R[6 + a];
+        w->pair[2 * k] = c->body_a, w->pair[2 * k + 1] = c->body_b;
+        mcd_v3_copy(w->pos + 3 * k, c->pos);
+    }
+    w->n = s->ncontacts;
+}
+
+int mcd_sim_warm_group(const mcd_sim *s, int g)
+{
+    if (!s->opt.solver_opts.warm_start || s->warm->cold) return 0;
+    for (int j = 0; j < mcd_contact_group_ncontacts(s->cws, g); j++)
+        if (s->warm->matched[mcd_contact_group_contact(s->cws, g, j)]) return 1;
+    return 0;
+}
+
+void mcd_sim_warm_set_cold(mcd_sim *s, int cold)
+{
+    s->warm->cold = cold;
+}
+
+int mcd_sim_warm_fc3d(const mcd_sim *s, int g, const mcd_fc3d *p, double *r)
+{
+    memset(r, 0, (size_t)mcd_fc3d_size(p) * sizeof *r);
+    if (!mcd_sim_warm_group(s, g)) return 0;
+    for (int j = 0; j < p->nc; j++)
+        memcpy(r + p->nb + 3 * j, s->warm->start + 3 * mcd_contact_group_contact(s->cws, g, j),
+               3 * sizeof *r);
+    return 1;
+}
+
+int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z)
+{
+    memset(z, 0, (size_t)p->n * sizeof *z);
+    if (!mcd_sim_warm_group(s, g)) return 0;
+    const int nc = mcd_contact_group_ncontacts(s->cws, g), nf = s->opt.contact.nf;
+    const int nb = p->n - nc * (nf + 2);
+    for (int j = 0; j < nc; j++)
+        z[nb + j * (nf + 1)] = s->warm->start[3 * mcd_contact_group_contact(s->cws, g, j)];
+    return 1;
+}
