@@ -30,7 +30,7 @@ typedef enum mcd_integrator {
 } mcd_integrator;
 
 /* How each step's contact problem is formulated and solved
- * (docs/contact.md, docs/solvers.md). The first five are the complementarity
+ * (docs/contact.md, docs/solvers.md). The first six are the complementarity
  * solvers of solver.h applied to the MLCP of Eq. (43)-(44) or the MNCP of
  * Eq. (55)-(56), with the same values as mcd_solver_kind; the others are
  * the formulations beside them. Every method is selectable by name. */
@@ -40,6 +40,7 @@ typedef enum mcd_step_method {
     MCD_METHOD_MLCP_LEMKE = MCD_SOLVER_MLCP_LEMKE,     /* "mlcp-lemke" */
     MCD_METHOD_MNCP_RLM = MCD_SOLVER_MNCP_RLM,         /* "mncp-rlm" */
     MCD_METHOD_MNCP_PLM = MCD_SOLVER_MNCP_PLM,         /* "mncp-plm" */
+    MCD_METHOD_MNCP_NSN = MCD_SOLVER_MNCP_NSN,         /* "mncp-nsn" */
     MCD_METHOD_CCP_PGS = MCD_SOLVER_KIND_COUNT,        /* "ccp-pgs": cone complementarity
                                                           (Anitescu-Tasora), projected Gauss-Seidel */
     MCD_METHOD_CCP_APGD,                               /* "ccp-apgd": the same, APGD (ccp.h) */

@@ -8,6 +8,9 @@
  *                  Schur complement)
  *   mncp-rlm       exact Coulomb cone, Todorov's parameterisation (Eq. 49-58), RLM
  *   mncp-plm       same, PLM
+ *   mncp-nsn       exact Coulomb cone, semismooth Newton on the Alart-Curnier
+ *                  function with a proximal regularisation and a line search
+ *                  (Alart & Curnier 1991; Siconos' NSN-AC; docs/solvers.md)
  * An MLCP solver applied to a frictional-contact problem, or an MNCP solver
  * applied to an MLCP, returns MCD_ERR_UNSUPPORTED.
  *
@@ -34,6 +37,7 @@ typedef enum mcd_solver_kind {
     MCD_SOLVER_MLCP_LEMKE,
     MCD_SOLVER_MNCP_RLM,
     MCD_SOLVER_MNCP_PLM,
+    MCD_SOLVER_MNCP_NSN,
     MCD_SOLVER_KIND_COUNT
 } mcd_solver_kind;
 
@@ -46,14 +50,16 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
 
 /* What a solve does when its method does not converge (docs/solvers.md,
  * "Robustness"): the method's fallback chain, or nothing. The chains:
- *   mncp-plm      PLM -> proximal PLM
+ *   mncp-plm      PLM -> NSN (mncp-nsn) -> proximal PLM
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
+ *   mncp-nsn: none.
  * The proximal stage solves a sequence of problems with M + rho I and
  * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
  * solution of the original problem (at most 30 outer iterations and
- * 3 max_iter inner PLM iterations in all); each stage starts from the best
+ * 3 max_iter inner PLM iterations in all); the NSN stage is mncp-nsn with
+ * its default options and the caller's tol; each stage starts from the best
  * point of the previous one, and the point of least error is returned.
  * The chain does not run after a Lemke ray (MCD_ERR_INFEASIBLE). */
 typedef enum mcd_solver_fallback {

@@ -8,6 +8,7 @@
 #include "mlcp_pfb.h"
 #include "mlcp_reduce.h"
 #include "mncp_todorov.h"
+#include "nsn_alart_curnier.h"
 #include "proximal.h"
 #include "workspace.h"
 
@@ -18,7 +19,7 @@
 static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
     [MCD_SOLVER_MLCP_PFB_RLM] = "mlcp-pfb-rlm", [MCD_SOLVER_MLCP_PFB_PLM] = "mlcp-pfb-plm",
     [MCD_SOLVER_MLCP_LEMKE] = "mlcp-lemke",     [MCD_SOLVER_MNCP_RLM] = "mncp-rlm",
-    [MCD_SOLVER_MNCP_PLM] = "mncp-plm",
+    [MCD_SOLVER_MNCP_PLM] = "mncp-plm",         [MCD_SOLVER_MNCP_NSN] = "mncp-nsn",
 };
 
 #define LM_MAX_ITER          100   /* default LM iterations */
@@ -53,7 +54,7 @@ mcd_status mcd_solver_from_name(const char *name, mcd_solver_kind *k, mcd_error 
     }
     return mcd_fail(err, MCD_ERR_ARG,
                     "unknown solver '%s'; valid: mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, "
-                    "mncp-rlm, mncp-plm",
+                    "mncp-rlm, mncp-plm, mncp-nsn",
                     name ? name : "(null)");
 }
 
@@ -229,6 +230,33 @@ static mcd_status solve_fc3d_lm(const mcd_solver_ws *ws, mcd_solver_kind k, cons
     return run_lm(ws, k, &sys, o, x, stats); /* leaves r = F(x), u = W r + q */
 }
 
+/* mncp-nsn from r (warm start) or from 0. */
+static mcd_status solve_fc3d_nsn(const mcd_solver_ws *ws, const mcd_fc3d *p,
+                                 const mcd_solver_opts *o, double *r, double *u,
+                                 mcd_solver_stats *stats)
+{
+    int n = mcd_fc3d_size(p);
+    mcd_nsn_ws w = {
+        .J = ws->mat1,
+        .ipiv = mcd_ws_ivec(ws, 0),
+        .rho = mcd_ws_vec(ws, 0),
+        .phi = mcd_ws_vec(ws, 1),
+        .phi_trial = mcd_ws_vec(ws, 2),
+        .step = mcd_ws_vec(ws, 3),
+        .w_step = mcd_ws_vec(ws, 4),
+        .r_trial = mcd_ws_vec(ws, 5),
+        .u_trial = mcd_ws_vec(ws, 6),
+        .r_best = mcd_ws_vec(ws, 7),
+    };
+    if (!o->warm_start) memset(r, 0, (size_t)n * sizeof *r);
+    mcd_nsn_result res;
+    mcd_status st = mcd_nsn_alart_curnier(p, o->tol, o->max_iter, &w, r, u, &res);
+    stats->iterations += res.iterations;
+    stats->psi = res.psi;
+    stats->error = res.error;
+    return st;
+}
+
 /* The status of a finished solve: MCD_OK only if the error of the
  * returned point (stats->error, recomputed from it) is within tol. */
 static mcd_status honest(mcd_status st, const mcd_solver_stats *stats, const mcd_solver_opts *o)
@@ -371,17 +399,50 @@ static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     return st;
 }
 
+/* mncp-nsn as a stage of mncp-plm's chain, warm-started from the best
+ * point so far (in r); its result is kept only if its error is lower. */
+static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
+                            double *r, double *u, mcd_solver_stats *stats)
+{
+    int n = mcd_fc3d_size(p);
+    double *keep = mcd_ws_vec(ws, 12), best = stats->error;
+    memcpy(keep, r, (size_t)n * sizeof *r);
+    mcd_solver_opts no = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
+    no.tol = o->tol;
+    no.warm_start = 1;
+    mcd_solver_stats ns = {0};
+    solve_fc3d_nsn(ws, p, &no, r, u, &ns);
+    stats->stages++;
+    stats->iterations += ns.iterations;
+    double e = mcd_fc3d_error(p, r, u);
+    if (!(e < best)) {
+        memcpy(r, keep, (size_t)n * sizeof *r);
+        mcd_dense_matvec(n, p->W, r, p->q, u);
+        e = best;
+    }
+    stats->error = e;
+    return e <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+}
+
 /* A frictional-contact problem by the method k, then its fallback chain. */
 static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
                                    const mcd_solver_opts *o, double *r, double *u,
                                    mcd_solver_stats *stats)
 {
+    if (k == MCD_SOLVER_MNCP_NSN) {
+        stats->stages = 1;
+        mcd_status st = solve_fc3d_nsn(ws, p, o, r, u, stats);
+        stats->error = mcd_fc3d_error(p, r, u);
+        return honest(st, stats, o);
+    }
     mcd_status st = solve_fc3d_lm(ws, k, p, o, r, u, stats);
     stats->stages = 1;
     stats->error = mcd_fc3d_error(p, r, u); /* u = W r + q on return */
     st = honest(st, stats, o);
     if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
         return st;
+    st = nsn_stage(ws, p, o, r, u, stats);
+    if (st == MCD_OK) return st;
     return proximal_fc3d(ws, p, o, r, u, stats);
 }
 

@@ -52,7 +52,7 @@ START_TEST(solves_do_not_allocate)
         count_mlcp_solve(ws, mlcp[k], &p, z); /* warm-up */
         ck_assert_int_eq(count_mlcp_solve(ws, mlcp[k], &p, z), 0);
     }
-    for (int k = MCD_SOLVER_MNCP_RLM; k <= MCD_SOLVER_MNCP_PLM; k++) {
+    for (int k = MCD_SOLVER_MNCP_RLM; k <= MCD_SOLVER_MNCP_NSN; k++) {
         count_fc3d_solve(ws, (mcd_solver_kind)k, &f, r, u);
         ck_assert_int_eq(count_fc3d_solve(ws, (mcd_solver_kind)k, &f, r, u), 0);
     }

@@ -27,7 +27,8 @@ static void assert_honest(mcd_status s, const mcd_solver_stats *st, double e, do
         ck_assert_msg(!(e <= tol), "%s: not converged with error %.3g <= tol", what, e);
 }
 
-static const mcd_solver_kind mncp_kinds[2] = {MCD_SOLVER_MNCP_RLM, MCD_SOLVER_MNCP_PLM};
+static const mcd_solver_kind mncp_kinds[3] = {MCD_SOLVER_MNCP_RLM, MCD_SOLVER_MNCP_PLM,
+                                              MCD_SOLVER_MNCP_NSN};
 static const mcd_solver_kind mlcp_kinds[3] = {MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM,
                                               MCD_SOLVER_MLCP_LEMKE};
 
@@ -44,7 +45,7 @@ START_TEST(tiny_data_psi_test_is_not_success)
     mcd_fc3d p = {1, 0, W, q, mu};
     mcd_solver_ws *ws;
     ck_assert_int_eq(mcd_solver_ws_create(3, &ws, NULL), MCD_OK);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         for (int fb = 0; fb < 2; fb++) {
             mcd_solver_opts o = mcd_solver_default_opts(mncp_kinds[k]);
             o.fallback = fb ? MCD_FALLBACK_NONE : MCD_FALLBACK_CHAIN;
@@ -72,7 +73,7 @@ START_TEST(fc3d_stats_error_is_that_of_r)
         mcd_fc3d p;
         double rs[N], us[N], r[N], u[N];
         tu_fc3d_with_solution(&rng, NC, NB, regime, &p, rs, us);
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 3; k++)
             for (int l = 0; l < 4; l++)
                 for (int fb = 0; fb < 2; fb++) {
                     mcd_solver_opts o = mcd_solver_default_opts(mncp_kinds[k]);

@@ -18,7 +18,8 @@
 
 static const mcd_solver_kind mlcp_kinds[] = {MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM,
                                              MCD_SOLVER_MLCP_LEMKE};
-static const mcd_solver_kind mncp_kinds[] = {MCD_SOLVER_MNCP_RLM, MCD_SOLVER_MNCP_PLM};
+static const mcd_solver_kind mncp_kinds[] = {MCD_SOLVER_MNCP_RLM, MCD_SOLVER_MNCP_PLM,
+                                             MCD_SOLVER_MNCP_NSN};
 
 /* Row kinds of the constructed MLCPs. */
 enum { ROW_LCP, ROW_FREE, ROW_LOWER, ROW_UPPER, ROW_BOX };
@@ -278,7 +279,7 @@ START_TEST(fc3d_stick_slip_separate)
         mcd_fc3d p;
         double r_star[N], u_star[N], r[N], u[N];
         tu_fc3d_with_solution(&rng, NC, NB, regime, &p, r_star, u_star);
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 3; k++) {
             mcd_solver_opts o = opts_for(mncp_kinds[k]);
             mcd_solver_stats st;
             mcd_error err = {0};
@@ -319,7 +320,7 @@ START_TEST(fc3d_warm_start_at_solution)
     tu_fc3d_with_solution(&rng, NC, NB, regime, &p, r_star, u_star);
     mcd_solver_ws *ws;
     ck_assert_int_eq(mcd_solver_ws_create(N, &ws, NULL), MCD_OK);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         mcd_solver_opts o = opts_for(mncp_kinds[k]);
         o.warm_start = 1;
         for (int i = 0; i < N; i++) r[i] = r_star[i];

@@ -1,0 +1,340 @@
+/* Semismooth Newton method on the Alart-Curnier function
+ * (nsn_alart_curnier.h). */
+#include "nsn_alart_curnier.h"
+
+#include "../base/lapack.h"
+#include "dense.h"
+#include "mcdyn/solver.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NSN_EPS_MIN    1e-14 /* least regularisation, relative to rho W's unit diagonal */
+#define NSN_EPS_MAX    1e-2  /* largest one before the boost */
+#define NSN_BOOST_MAX  1e12  /* give up when the boost exceeds this */
+#define NSN_SIGMA      1e-4  /* Armijo's sufficient-decrease constant */
+#define NSN_MAX_HALVES 30    /* step halvings of one line search */
+#define NSN_PAST_KINK  1e-9  /* relative step past a contact's change of piece */
+
+/* One contact's Alart-Curnier residual and its Jacobian blocks. */
+typedef struct ac_block {
+    double phi[3];
+    double A[9], B[9]; /* dPhi_k = A E_k + B W_k, row-major (n, t1, t2) */
+} ac_block;
+
+static double norm2(double a, double b)
+{
+    double m = fmax(fabs(a), fabs(b));
+    if (m > 1e-150 && m < 1e150) return sqrt(a * a + b * b);
+    return hypot(a, b);
+}
+
+/* The tangential part when r_t - rho_t u_t lies outside the disc of
+ * radius R = mu max(0, d): Phi_t = r_t - R x / |x|, x = r_t - rho_t u_t,
+ * and with P = (R / |x|)(I - x x^T / |x|^2), m = mu [d > 0]:
+ *     dPhi_t = (I - P) E_t - m x / |x| E_n + rho_t P W_t + m rho_n x / |x| W_n. */
+static void ac_slip(double m, const double rho[3], double R, const double r[3], double x1,
+                    double x2, double nx, ac_block *b)
+{
+    double t[2] = {x1 / nx, x2 / nx}, s = R / nx;
+    for (int a = 0; a < 2; a++) {
+        b->phi[1 + a] = r[1 + a] - R * t[a];
+        b->A[3 * (1 + a)] = -m * t[a];
+        b->B[3 * (1 + a)] = m * rho[0] * t[a];
+        for (int c = 0; c < 2; c++) {
+            double P = s * ((a == c) - t[a] * t[c]);
+            b->A[3 * (1 + a) + 1 + c] = (a == c) - P;
+            b->B[3 * (1 + a) + 1 + c] = rho[1] * P;
+        }
+    }
+}
+
+/* Phi_k and its Jacobian blocks (nsn_alart_curnier.h, the CKPS form). On
+ * a border (d = 0, |x| = R) the smooth piece on the side of separation
+ * and slip is not taken: the stick / contact piece is. */
+static void ac_contact(double mu, const double rho[3], const double r[3], const double u[3],
+                       ac_block *b)
+{
+    memset(b, 0, sizeof *b);
+    double d = r[0] - rho[0] * u[0];
+    if (d > 0) {
+        b->phi[0] = rho[0] * u[0]; /* r_n - (r_n - rho_n u_n) */
+        b->B[0] = rho[0];
+    } else {
+        b->phi[0] = r[0];
+        b->A[0] = 1.0;
+    }
+    double R = mu * fmax(d, 0.0), x1 = r[1] - rho[1] * u[1], x2 = r[2] - rho[1] * u[2];
+    double nx = norm2(x1, x2);
+    if (nx <= R) { /* stick: Phi_t = rho_t u_t */
+        b->phi[1] = rho[1] * u[1];
+        b->phi[2] = rho[1] * u[2];
+        b->B[4] = b->B[8] = rho[1];
+        return;
+    }
+    ac_slip(d > 0 ? mu : 0.0, rho, R, r, x1, x2, nx, b);
+}
+
+/* The rungs of the rho ladder (nsn_alart_curnier.h): factors on the base
+ * rho of the normal and the tangential rows. */
+static const double rho_ladder[NSN_RUNGS][2] = {{1, 1}, {1e3, 1e3}, {1, 1e6}, {1e-2, 1e6}};
+
+/* rho_i = 1 / W_ii on bilateral rows; on contact k the base
+ * 3 / trace(W_kk) (1 where that is not positive) times the rung's factor
+ * of the normal row and of the tangent rows. */
+static void ac_parameters(const mcd_fc3d *p, int rung, double *rho)
+{
+    int n = mcd_fc3d_size(p);
+    for (int i = 0; i < p->nb; i++) {
+        double w = p->W[(size_t)i * n + i];
+        rho[i] = w > 0 ? 1.0 / w : 1.0;
+    }
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        double tr = 0.0;
+        for (int a = 0; a < 3; a++) tr += p->W[(size_t)(c + a) * n + c + a];
+        double rk = tr > 0 ? 3.0 / tr : 1.0;
+        rho[c] = rk * rho_ladder[rung][0];
+        rho[c + 1] = rho[c + 2] = rk * rho_ladder[rung][1];
+    }
+}
+
+/* Phi(r) into phi given u = W r + q; returns psi = 1/2 |Phi|^2. */
+static double ac_residual(const mcd_fc3d *p, const double *rho, const double *r, const double *u,
+                          double *phi)
+{
+    double s = 0.0;
+    for (int i = 0; i < p->nb; i++) {
+        phi[i] = rho[i] * u[i];
+        s += phi[i] * phi[i];
+    }
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        ac_block b;
+        ac_contact(p->mu[k], rho + c, r + c, u + c, &b);
+        for (int a = 0; a < 3; a++) {
+            phi[c + a] = b.phi[a];
+            s += b.phi[a] * b.phi[a];
+        }
+    }
+    return 0.5 * s;
+}
+
+/* Rows [c, c + 3) of J = A + B (W + eps diag(1 / rho)) for contact k. */
+static void contact_rows(const mcd_fc3d *p, int k, const double *rho, const double *r,
+                         const double *u, double eps, double *J)
+{
+    int n = mcd_fc3d_size(p), c = p->nb + 3 * k;
+    ac_block b;
+    ac_contact(p->mu[k], rho + c, r + c, u + c, &b);
+    for (int a = 0; a < 3; a++) {
+        double *row = J + (size_t)(c + a) * n;
+        memset(row, 0, (size_t)n * sizeof *row);
+        for (int e = 0; e < 3; e++) {
+            double Bae = b.B[3 * a + e];
+            if (Bae == 0) continue;
+            const double *wrow = p->W + (size_t)(c + e) * n;
+            for (int j = 0; j < n; j++) row[j] += Bae * wrow[j];
+            row[c + e] += eps * Bae / rho[c + e];
+        }
+        for (int e = 0; e < 3; e++) row[c + e] += b.A[3 * a + e];
+    }
+}
+
+/* The regularised Newton matrix at (r, u) into J (row-major). */
+static void newton_matrix(const mcd_fc3d *p, const double *rho, const double *r, const double *u,
+                          double eps, double *J)
+{
+    int n = mcd_fc3d_size(p);
+    for (int i = 0; i < p->nb; i++) { /* Phi_i = rho_i u_i */
+        double *row = J + (size_t)i * n;
+        const double *wrow = p->W + (size_t)i * n;
+        for (int j = 0; j < n; j++) row[j] = rho[i] * wrow[j];
+        row[i] += eps;
+    }
+    for (int k = 0; k < p->nc; k++) contact_rows(p, k, rho, r, u, eps, J);
+}
+
+/* step = -J^-1 phi. The row-major J is the column-major J^T: its LU is
+ * that of J^T, and the solve with J is dgetrs with 'T'. 0 if J is
+ * exactly singular. */
+static int newton_step(int n, double *J, int *ipiv, const double *phi, double *step)
+{
+    int info = 0, one = 1;
+    dgetrf_(&n, &n, J, &n, ipiv, &info);
+    if (info != 0) return 0;
+    for (int i = 0; i < n; i++) step[i] = -phi[i];
+    dgetrs_("T", &n, &one, J, &n, ipiv, step, &n, &info);
+    return info == 0 && mcd_dense_isfinite(n, step);
+}
+
+/* The solver's state: the current point and its merit. */
+typedef struct nsn_state {
+    const mcd_fc3d *p;
+    const mcd_nsn_ws *w;
+    double *r, *u;
+    double psi, error, best_error;
+} nsn_state;
+
+/* psi at r + alpha dr (trial point in r_trial, u_trial, phi_trial). */
+static double trial_psi(const nsn_state *s, double alpha)
+{
+    const mcd_nsn_ws *w = s->w;
+    int n = mcd_fc3d_size(s->p);
+    for (int i = 0; i < n; i++) {
+        w->r_trial[i] = s->r[i] + alpha * w->step[i];
+        w->u_trial[i] = s->u[i] + alpha * w->w_step[i];
+    }
+    return ac_residual(s->p, w->rho, w->r_trial, w->u_trial, w->phi_trial);
+}
+
+/* The least root in (0, 1) of a x^2 + b x + c, or 2 if there is none. */
+static double least_root(double a, double b, double c)
+{
+    double best = 2.0, disc = b * b - 4.0 * a * c;
+    if (a == 0) return b != 0 && -c / b > 0 && -c / b < 1 ? -c / b : best;
+    if (disc < 0) return best;
+    double sq = sqrt(disc), x[2] = {(-b - sq) / (2.0 * a), (-b + sq) / (2.0 * a)};
+    for (int i = 0; i < 2; i++)
+        if (x[i] > 0 && x[i] < best) best = x[i];
+    return best < 1 ? best : 2.0;
+}
+
+/* The first step length in (0, 1) at which contact k changes piece along
+ * r + alpha dr (2 if none): d(alpha) = 0, or |x(alpha)| = mu d(alpha) with
+ * x = r_t - rho u_t and d = r_n - rho u_n, both affine in alpha. */
+static double contact_kink(const nsn_state *s, int k)
+{
+    const mcd_nsn_ws *w = s->w;
+    int c = s->p->nb + 3 * k;
+    double rn = w->rho[c], rt = w->rho[c + 1], mu = s->p->mu[k];
+    double d0 = s->r[c] - rn * s->u[c], dd = w->step[c] - rn * w->w_step[c];
+    double x0[2], dx[2];
+    for (int a = 0; a < 2; a++) {
+        x0[a] = s->r[c + 1 + a] - rt * s->u[c + 1 + a];
+        dx[a] = w->step[c + 1 + a] - rt * w->w_step[c + 1 + a];
+    }
+    double an = dd != 0 && -d0 / dd > 0 && -d0 / dd < 1 ? -d0 / dd : 2.0;
+    double qa = dx[0] * dx[0] + dx[1] * dx[1] - mu * mu * dd * dd;
+    double qb = 2.0 * (x0[0] * dx[0] + x0[1] * dx[1] - mu * mu * d0 * dd);
+    double qc = x0[0] * x0[0] + x0[1] * x0[1] - mu * mu * d0 * d0;
+    return fmin(an, least_root(qa, qb, qc));
+}
+
+/* Takes the trial point as the new iterate. */
+static void accept(nsn_state *s, double alpha)
+{
+    const mcd_nsn_ws *w = s->w;
+    int n = mcd_fc3d_size(s->p);
+    trial_psi(s, alpha);
+    memcpy(s->r, w->r_trial, (size_t)n * sizeof *s->r);
+    mcd_dense_matvec(n, s->p->W, s->r, s->p->q, s->u); /* exact u, no drift */
+    s->psi = ac_residual(s->p, w->rho, s->r, s->u, w->phi);
+}
+
+/* Step length along w->step: the full step if it passes Armijo's test
+ * psi(alpha) <= (1 - 2 sigma alpha) psi; else the one of least psi among
+ * the halvings and the points just past each contact's first change of
+ * piece (psi is piecewise smooth along the line and can be flat on the
+ * current piece, e.g. sticking contacts moving along the null space of W
+ * towards the cone's border), taken if it passes Armijo's test or, at a
+ * change of piece, merely decreases psi. Returns 1 if a step was taken. */
+static int line_search(nsn_state *s)
+{
+    const mcd_fc3d *p = s->p;
+    const mcd_nsn_ws *w = s->w;
+    int n = mcd_fc3d_size(p);
+    mcd_dense_matvec(n, p->W, w->step, NULL, w->w_step); /* u(r + a dr) = u + a W dr */
+    double best_alpha = 0.0, best_psi = s->psi, alpha = 1.0;
+    for (int h = 0; h <= NSN_MAX_HALVES; h++, alpha *= 0.5) {
+        double psi = trial_psi(s, alpha);
+        if (psi <= (1.0 - 2.0 * NSN_SIGMA * alpha) * s->psi && psi < best_psi) {
+            best_psi = psi, best_alpha = alpha;
+            if (h == 0) break;
+        }
+    }
+    for (int k = 0; k < p->nc && best_alpha < 1.0; k++) {
+        double a = contact_kink(s, k) * (1.0 + NSN_PAST_KINK);
+        if (a >= 1.0) continue;
+        double psi = trial_psi(s, a);
+        if (psi < best_psi) best_psi = psi, best_alpha = a;
+    }
+    if (best_alpha == 0.0) return 0;
+    accept(s, best_alpha);
+    return 1;
+}
+
+/* The relative size of Phi that sets eps: |Phi| / max(|r|, |rho q|). */
+static double relative_residual(const mcd_nsn_ws *w, int n, const double *r, const double *q,
+                                double psi)
+{
+    double rq = 0.0;
+    for (int i = 0; i < n; i++) rq += (w->rho[i] * q[i]) * (w->rho[i] * q[i]);
+    double scale = fmax(mcd_dense_norm(n, r), sqrt(rq));
+    return scale > 0 ? sqrt(2.0 * psi) / scale : 0.0;
+}
+
+static void keep_if_best(nsn_state *s, int n)
+{
+    s->error = mcd_fc3d_error(s->p, s->r, s->u);
+    if (!(s->error < s->best_error)) return;
+    s->best_error = s->error;
+    memcpy(s->w->r_best, s->r, (size_t)n * sizeof *s->r);
+}
+
+/* Newton iterations from s->r with the current rho until the error is
+ * <= tol, max_iter iterations are done or no step decreases psi; returns
+ * the iterations done. */
+static int newton_run(nsn_state *s, double tol, int max_iter)
+{
+    const mcd_fc3d *p = s->p;
+    const mcd_nsn_ws *w = s->w;
+    int n = mcd_fc3d_size(p), it = 0;
+    double boost = 1.0;
+    while (s->error > tol && it < max_iter && boost <= NSN_BOOST_MAX) {
+        double rel = relative_residual(w, n, s->r, p->q, s->psi);
+        double eps = boost * fmin(fmax(rel, NSN_EPS_MIN), NSN_EPS_MAX);
+        newton_matrix(p, w->rho, s->r, s->u, eps, w->J);
+        it++;
+        if (newton_step(n, w->J, w->ipiv, w->phi, w->step) && line_search(s)) {
+            boost = fmax(1.0, boost / 10.0);
+            keep_if_best(s, n);
+        } else {
+            boost *= 10.0;
+        }
+    }
+    return it;
+}
+
+/* Starts a rung: its rho, and the state at r. */
+static void start_rung(nsn_state *s, int rung)
+{
+    int n = mcd_fc3d_size(s->p);
+    ac_parameters(s->p, rung, s->w->rho);
+    mcd_dense_matvec(n, s->p->W, s->r, s->p->q, s->u);
+    s->psi = ac_residual(s->p, s->w->rho, s->r, s->u, s->w->phi);
+}
+
+mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, const mcd_nsn_ws *w,
+                                 double *r, double *u, mcd_nsn_result *res)
+{
+    int n = mcd_fc3d_size(p);
+    nsn_state s = {.p = p, .w = w, .r = r, .u = u, .best_error = INFINITY};
+    start_rung(&s, 0);
+    *res = (mcd_nsn_result){0, s.psi, 0.0};
+    if (!isfinite(s.psi)) return MCD_ERR_NONFINITE;
+    keep_if_best(&s, n);
+    for (int rung = 0; rung < NSN_RUNGS && s.best_error > tol; rung++) {
+        if (rung > 0) {
+            memcpy(r, w->r_best, (size_t)n * sizeof *r);
+            start_rung(&s, rung);
+            keep_if_best(&s, n);
+        }
+        res->iterations += newton_run(&s, tol, max_iter);
+    }
+    memcpy(r, w->r_best, (size_t)n * sizeof *r);
+    mcd_dense_matvec(n, p->W, r, p->q, u);
+    res->psi = ac_residual(p, w->rho, r, u, w->phi);
+    res->error = s.best_error;
+    return s.best_error <= tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+}
