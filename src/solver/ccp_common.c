@@ -15,7 +15,7 @@ mcd_ccp_opts mcd_ccp_default_opts(void)
 void mcd_ccp_proj3(double mu, double *x)
 {
     double t = hypot(x[1], x[2]);
-    if (t <= mu * x[0]) return;
+    if (t <= mu * x[0] && x[0] >= 0) return; /* inside K_mu (mu = 0, t = 0: x_n >= 0 too) */
     if (mu * t <= -x[0]) {
         x[0] = x[1] = x[2] = 0.0;
         return;

@@ -108,8 +108,11 @@ static mcd_status check_input(const mcd_stronge_ws *w, int nc, const double *W, 
             return mcd_fail(err, MCD_ERR_ARG, "contact %d: mu = %g, e = %g out of range", k, mu[k],
                             e[k]);
     }
+    double wmax =
+        0.0; /* a structurally zero row (a frictionless limit's tangents) rounds to +-eps */
+    for (int i = 0; i < m; i++) wmax = fmax(wmax, W[i * m + i]);
     for (int i = 0; i < m; i++) {
-        if (W[i * m + i] < 0)
+        if (W[i * m + i] < -SG_SYM_TOL * wmax)
             return mcd_fail(err, MCD_ERR_ARG, "W[%d][%d] = %g < 0: W is not PSD", i, i,
                             W[i * m + i]);
         for (int j = 0; j < i; j++)

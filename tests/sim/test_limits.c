@@ -81,15 +81,13 @@ static double thrown(mcd_step_method method, mcd_impact_law law, int limits_on)
     return worst;
 }
 
-/* Every method but ccp-pgs and ccp-apgd: their cone projection
- * (src/solver/ccp_common.c, mcd_ccp_proj3) keeps a negative normal impulse
- * when mu = 0 and the tangential part is 0 (t <= mu x[0] holds as 0 <= -0),
- * so a frictionless row pulls the pendulum into its limit and the step
- * diverges (docs/scenarios.md, "Joint limits"). */
+/* Every step method (the frictionless rows of the limits reach the CCP's
+ * cone projection with mu = 0 and a zero tangential part: the case that
+ * once kept a negative normal impulse). */
 static const mcd_step_method thrown_methods[] = {
-    MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MLCP_LEMKE,
-    MCD_METHOD_MNCP_RLM,     MCD_METHOD_MNCP_PLM,     MCD_METHOD_NSLCP_LEMKE,
-    MCD_METHOD_NSLCP_JUDICE, MCD_METHOD_MAXDISS_BGS,
+    MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MLCP_LEMKE,  MCD_METHOD_MNCP_RLM,
+    MCD_METHOD_MNCP_PLM,     MCD_METHOD_MNCP_NSN,     MCD_METHOD_CCP_PGS,     MCD_METHOD_CCP_APGD,
+    MCD_METHOD_NSLCP_LEMKE,  MCD_METHOD_NSLCP_JUDICE, MCD_METHOD_MAXDISS_BGS,
 };
 
 START_TEST(thrown_pendulum_stops_at_its_limit)
