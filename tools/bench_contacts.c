@@ -45,6 +45,7 @@ static const char *const command = "bench contacts";
 
 typedef struct bench_opts {
     const char *models, *shared;
+    const char *scene; /* NULL: every scene */
     double duration;
     int repeats;
 } bench_opts;
@@ -70,7 +71,7 @@ typedef struct timing {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: mcdyn bench contacts [--models DIR] [--shared DIR] [--duration S] "
-                 "[--repeats N]\n\n"
+                 "[--repeats N] [--scene NAME]\n\n"
                  "Time per step of mcdyn (default step method) and MuJoCo 2.2.2 on twin\n"
                  "contact scenes: boxes resting on a plane (K = 4, 16, 64, 256 contacts), a stack\n"
                  "of five boxes, the A1 quadruped standing and lying (legs held by a PD law).\n"
@@ -81,6 +82,8 @@ static void usage(FILE *out)
                  "  --shared DIR   the shared data (default ../shared)\n"
                  "  --duration S   simulated time of one run [s] (default 0.5)\n"
                  "  --repeats N    runs per engine and scene (default 5)\n"
+                 "  --scene NAME   only this scene (grid-4, grid-16, grid-64, grid-256, stack-5,\n"
+                 "                 a1-standing, a1-lying), e.g. under valgrind --tool=callgrind\n"
                  "  -h, --help     print this help\n");
 }
 
@@ -551,6 +554,8 @@ static int parse(int argc, char **argv, bench_opts *o)
             o->models = v;
         else if (v && !strcmp(argv[i], "--shared"))
             o->shared = v;
+        else if (v && !strcmp(argv[i], "--scene"))
+            o->scene = v;
         else if (v && !strcmp(argv[i], "--duration") && !args_parse_double(v, &o->duration) &&
                  o->duration >= DT)
             ;
@@ -563,7 +568,7 @@ static int parse(int argc, char **argv, bench_opts *o)
 
 int mcd_bench_contacts(int argc, char **argv)
 {
-    bench_opts o = {"models", "../shared", 0.5, 5};
+    bench_opts o = {"models", "../shared", NULL, 0.5, 5};
     int code = parse(argc, argv, &o);
     if (code >= 0) return code;
     void (*saved_warning)(const char *) = mju_user_warning;
@@ -576,12 +581,18 @@ int mcd_bench_contacts(int argc, char **argv)
     static const int grid[] = {1, 4, 16, 64};
     double prev[2] = {-1, -1}; /* median of the previous grid: mcdyn, MuJoCo */
     code = 0;
+    int matched = 0;
     for (int s = 0; s < 7; s++) {
-        twin t;
+        twin t = {0};
         char msg[512] = "";
         int bad = s < 4    ? box_twin(&t, &o, grid[s], 0)
                   : s == 4 ? box_twin(&t, &o, 5, 1)
                            : a1_twin(&t, &o, s == 6, msg, sizeof msg);
+        if (o.scene && strcmp(t.name, o.scene)) {
+            free(t.mjcf);
+            continue;
+        }
+        matched = 1;
         if (bad) {
             printf("%-12s cannot be set up: %s\n", t.name, msg);
             code = 1;
@@ -602,5 +613,6 @@ int mcd_bench_contacts(int argc, char **argv)
         free(t.mjcf);
     }
     mju_user_warning = saved_warning;
+    if (!matched) return args_usage_error(command, "no scene named '%s'", o.scene);
     return code;
 }

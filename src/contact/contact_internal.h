@@ -61,6 +61,7 @@ struct mcd_contact_ws {
     mcd_osc_point *gpts;    /* the group's points */
     int *g_pa, *g_pb;       /* the group's rows: local point indices */
     double *g_coef;         /* the group's rows: 6 coefficients each */
+    double *g_work;         /* 9 per row: the closed form of a free body's W */
     double *g_q, *g_mu;     /* per row / contact in group order: the group problems' q and mu */
     double *g_theta;        /* max_nf per contact in group order */
     mcd_contact_buf Lambda; /* (r npts)^2 of the largest group */

@@ -2,6 +2,7 @@
  * and rows (Q_b of the closures, Q_u of the contacts), Lambda by the O(N)
  * recursion, W = X Lambda X^T, free velocities and the normal-row targets. */
 #include "../dynamics/closure_internal.h"
+#include "../dynamics/osc_internal.h"
 #include "contact_internal.h"
 
 #include <math.h>
@@ -103,7 +104,9 @@ static mcd_status row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws
  * each group's closure rows before its contacts), then per group its
  * points, Lambda_g of those points only (the O(N) + O(K_g^2) recursion;
  * its blocks between points without a common moving ancestor are zero)
- * and W_g = X_g Lambda_g X_g^T into the pool Wg. */
+ * and W_g = X_g Lambda_g X_g^T into the pool Wg; a group on one free body
+ * without children has W_g in closed form from the body's inertia instead
+ * (osc_free_body.c), the same matrix without the sweep. */
 static void order_groups(mcd_contact_ws *w)
 {
     const int ng = w->ng;
@@ -169,6 +172,12 @@ static mcd_status group_compliance(const mcd_model *m, mcd_data *d, mcd_contact_
     const size_t r = (size_t)w->rows;
     for (int g = 0; g < w->ng; g++) {
         const int n = w->g_start[g + 1] - w->g_start[g], np = gather_group(w, g);
+        const int body = mcd_osc_single_free_body(m, np, w->gpts);
+        if (body >= 0) { /* closed form, no O(N) sweep */
+            mcd_osc_free_body_row_compliance(m, d, body, w->gpts, w->rows, n, w->g_pa, w->g_pb,
+                                             w->g_coef, w->g_work, w->Wg.p + w->g_W0[g]);
+            continue;
+        }
         if (mcd_contact_reserve(&w->Lambda, r * np * r * np) != MCD_OK)
             return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory for Lambda of %d points", np);
         mcd_status s = mcd_osc_compliance(m, d, np, w->gpts, w->rows, w->Lambda.p);

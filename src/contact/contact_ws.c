@@ -40,7 +40,8 @@ void mcd_contact_ws_free(mcd_contact_ws *w)
     free(w->grp.root), free(w->grp.uf), free(w->grp.group_of), free(w->grp.touched);
     free(w->row_group), free(w->order), free(w->g_start), free(w->g_nb), free(w->g_c0),
         free(w->g_W0);
-    free(w->pt_local), free(w->gpts), free(w->g_pa), free(w->g_pb), free(w->g_coef);
+    free(w->pt_local), free(w->gpts), free(w->g_pa), free(w->g_pb), free(w->g_coef),
+        free(w->g_work);
     free(w->g_q), free(w->g_mu), free(w->g_theta);
     mcd_contact_buf *bufs[] = {&w->Lambda, &w->Wg, &w->W, &w->M, &w->WT, &w->mq, &w->mlo, &w->mhi};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) free(bufs[i]->p);
@@ -85,13 +86,14 @@ static int allocate(mcd_contact_ws *w, const mcd_model *m)
     w->g_start = malloc((nr + 1) * sizeof *w->g_start), w->g_nb = malloc(nr * sizeof *w->g_nb);
     w->g_W0 = malloc(nr * sizeof *w->g_W0), w->g_c0 = malloc(nr * sizeof *w->g_c0);
     w->pt_local = malloc(np * sizeof *w->pt_local);
+    w->g_work = malloc(9 * nr * sizeof *w->g_work);
     w->g_pa = malloc(nr * sizeof *w->g_pa), w->g_pb = malloc(nr * sizeof *w->g_pb);
     if (!w->pts || !w->gpts || !w->row_pa || !w->row_pb || !w->coef || !w->g_coef || !w->pt_vel ||
         !w->F_pts || !w->nu_minus || !w->nu_free || !w->fc_q || !w->g_q || !w->impulse ||
         !w->prior || !w->qd_free || !w->dq || !w->frame || !w->mu || !w->theta || !w->g_theta ||
         !w->g_mu || !w->out_impulse || !w->out_velocity || !w->grp.root || !w->grp.uf ||
         !w->grp.group_of || !w->grp.touched || !w->row_group || !w->order || !w->g_start ||
-        !w->g_nb || !w->g_c0 || !w->g_W0 || !w->pt_local || !w->g_pa || !w->g_pb)
+        !w->g_nb || !w->g_c0 || !w->g_W0 || !w->pt_local || !w->g_pa || !w->g_pb || !w->g_work)
         return 0;
     mcd_contact_roots(m, w->grp.root);
     for (int k = 0; k < m->nbody; k++) w->grp.uf[k] = w->grp.group_of[k] = -1;

@@ -143,6 +143,25 @@ static void omega_one_dof(const double *s, const double *u, double Dinv, const d
                 Op[6 * i + j] - s[i] * h[j] - h[i] * s[j] + alpha * s[i] * s[j];
 }
 
+/* Om += H^* D^{-1} H for an n-column hinge: E = D^{-1} H (n x 6) first,
+ * then the 6 x 6 product H^* E, O(36 n + 6 n^2) instead of O(36 n^2). */
+static void add_hinge_term(const double *S, const double *Dinv, int n, double *Om)
+{
+    double E[36];
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < 6; j++) {
+            double t = 0.0;
+            for (int c = 0; c < n; c++) t += Dinv[n * r + c] * S[6 * c + j];
+            E[6 * r + j] = t;
+        }
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double t = 0.0;
+            for (int r = 0; r < n; r++) t += S[6 * r + i] * E[6 * r + j];
+            Om[6 * i + j] += t;
+        }
+}
+
 /* Omega(k) = tau-bar^* Omega(parent) tau-bar + H^* D^{-1} H on marked bodies. */
 static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
 {
@@ -153,23 +172,22 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
         const int n = B->nv;
         const double *S = d->S + 6 * B->vadr, *U = d->U + 6 * B->vadr, *Dinv = d->bd[k].Dinv;
         const double *Op = B->parent >= 0 ? w->Omega + 36 * B->parent : zero;
-        double *Om = w->Omega + 36 * k, T[36];
+        double *Om = w->Omega + 36 * k;
         if (n == 1) {
             omega_one_dof(S, U, Dinv[0], Op, Om);
             continue;
         }
-        /* Y = Omega(p) tau-bar; Om = Y^T tau-bar (Omega(p) symmetric) */
-        memcpy(T, Op, sizeof T);
-        tau_bar_right(S, U, Dinv, n, T);
-        for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++) Om[6 * i + j] = T[6 * j + i];
-        tau_bar_right(S, U, Dinv, n, Om);
-        for (int r = 0; r < n; r++) /* + H^* D^{-1} H */
-            for (int c = 0; c < n; c++) {
-                const double dv = Dinv[n * r + c];
-                for (int i = 0; i < 6; i++)
-                    for (int j = 0; j < 6; j++) Om[6 * i + j] += S[6 * r + i] * dv * S[6 * c + j];
-            }
+        if (B->parent >= 0) { /* Y = Omega(p) tau-bar; Om = Y^T tau-bar (Omega(p) symmetric) */
+            double T[36];
+            memcpy(T, Op, sizeof T);
+            tau_bar_right(S, U, Dinv, n, T);
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++) Om[6 * i + j] = T[6 * j + i];
+            tau_bar_right(S, U, Dinv, n, Om);
+        } else { /* Omega(world) = 0: only the last term */
+            memset(Om, 0, 36 * sizeof *Om);
+        }
+        add_hinge_term(S, Dinv, n, Om);
     }
 }
 
@@ -398,15 +416,20 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
 }
 
 /* c_a^T Lambda(p, q) c_b for the r x r block of points p, q (the last r
- * entries of the 6-vectors c). */
+ * entries of the 6-vectors c); r = 3 unrolled (contact rows). */
 static double block_form(int npts, int r, const double *Lambda, int p, int q, const double *ca,
                          const double *cb)
 {
     const int ld = r * npts, off = 6 - r;
     const double *L = Lambda + (size_t)r * p * ld + (size_t)r * q;
+    if (r == 3) {
+        const double *a = ca + 3, *b = cb + 3, *L1 = L + ld, *L2 = L + 2 * ld;
+        return a[0] * (L[0] * b[0] + L[1] * b[1] + L[2] * b[2]) +
+               a[1] * (L1[0] * b[0] + L1[1] * b[1] + L1[2] * b[2]) +
+               a[2] * (L2[0] * b[0] + L2[1] * b[1] + L2[2] * b[2]);
+    }
     double t = 0.0;
     for (int i = 0; i < r; i++) {
-        if (ca[off + i] == 0.0) continue;
         double row = 0.0;
         for (int j = 0; j < r; j++) row += L[(size_t)i * ld + j] * cb[off + j];
         t += ca[off + i] * row;
@@ -418,17 +441,16 @@ void mcd_osc_row_compliance(int npts, const double *Lambda, mcd_osc_rows rows, i
                             const int *pb, const double *coef, double *W)
 {
     const int r = (int)rows;
-    for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++) {
-            const int pi[2] = {pa[i], pb[i]}, pj[2] = {pa[j], pb[j]};
+    for (int i = 0; i < n; i++) {
+        const double *ci = coef + 6 * i;
+        for (int j = i; j < n; j++) { /* (A_i - B_i)^T Lambda (A_j - B_j), absent points 0 */
+            const double *cj = coef + 6 * j;
             double t = 0.0;
-            for (int u = 0; u < 2; u++)
-                for (int v = 0; v < 2; v++) {
-                    if (pi[u] < 0 || pj[v] < 0) continue;
-                    const double sign = (u == v) ? 1.0 : -1.0;
-                    t += sign *
-                         block_form(npts, r, Lambda, pi[u], pj[v], coef + 6 * i, coef + 6 * j);
-                }
+            if (pa[i] >= 0 && pa[j] >= 0) t += block_form(npts, r, Lambda, pa[i], pa[j], ci, cj);
+            if (pa[i] >= 0 && pb[j] >= 0) t -= block_form(npts, r, Lambda, pa[i], pb[j], ci, cj);
+            if (pb[i] >= 0 && pa[j] >= 0) t -= block_form(npts, r, Lambda, pb[i], pa[j], ci, cj);
+            if (pb[i] >= 0 && pb[j] >= 0) t += block_form(npts, r, Lambda, pb[i], pb[j], ci, cj);
             W[(size_t)i * n + j] = W[(size_t)j * n + i] = t;
         }
+    }
 }

@@ -26,6 +26,20 @@ typedef struct mcd_osc_ws {
     mcd_osc_point *points; /* capacity: node positions for mcd_node_compliance */
 } mcd_osc_ws;
 
+/* The body carrying all npts points if it is a free body whose parent is
+ * the world and which has no children, -1 otherwise (osc_free_body.c). */
+int mcd_osc_single_free_body(const mcd_model *m, int npts, const mcd_osc_point *pts);
+
+/* mcd_osc_row_compliance's W for rows whose points all lie on that body
+ * (mcd_osc_single_free_body), in closed form from the body's mass
+ * properties and pose in d (kinematics current), without Lambda:
+ * W_ij = b_i^T I_c^{-1} b_j + e_i . e_j / m (osc_free_body.c). work: 9 n
+ * doubles. */
+void mcd_osc_free_body_row_compliance(const mcd_model *m, const mcd_data *d, int body,
+                                      const mcd_osc_point *pts, mcd_osc_rows rows, int n,
+                                      const int *pa, const int *pb, const double *coef,
+                                      double *work, double *W);
+
 /* Frees d->osc. */
 void mcd_osc_release(mcd_data *d);
 

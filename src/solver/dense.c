@@ -40,22 +40,6 @@ void mcd_dense_gram(int n, const double *A, double *G)
         for (int j = 0; j < i; j++) G[(size_t)j * n + i] = G[(size_t)i * n + j];
 }
 
-/* Four partial sums: independent multiply-adds, where one running sum
- * would wait on the latency of each (the compiler may not reassociate). */
-double mcd_dense_dot(int n, const double *x, const double *y)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += x[i] * y[i];
-        s1 += x[i + 1] * y[i + 1];
-        s2 += x[i + 2] * y[i + 2];
-        s3 += x[i + 3] * y[i + 3];
-    }
-    for (; i < n; i++) s0 += x[i] * y[i];
-    return (s0 + s1) + (s2 + s3);
-}
-
 double mcd_dense_norm(int n, const double *x)
 {
     return sqrt(mcd_dense_dot(n, x, x));

@@ -32,11 +32,20 @@ double mcd_mlcp_error(const mcd_mlcp *p, const double *z, double *w_scratch)
     return mcd_mlcp_error_w(p, z, w_scratch);
 }
 
+/* |(a, b)|: the plain formula where its squares can neither overflow nor
+ * underflow to a loss of accuracy, hypot (several times slower) elsewhere. */
+static double norm2(double a, double b)
+{
+    double m = fmax(fabs(a), fabs(b));
+    if (m > 1e-150 && m < 1e150) return sqrt(a * a + b * b);
+    return hypot(a, b);
+}
+
 /* Projection of x (order normal, t1, t2) on the cone
  * K_mu = {x_n >= 0, |x_t| <= mu x_n}, in place (Siconos' projectionOnCone). */
 static void cone_project(double mu, double x[3])
 {
-    double nt = hypot(x[1], x[2]);
+    double nt = norm2(x[1], x[2]);
     if (mu * nt <= -x[0]) { /* in the polar cone: project to the apex */
         x[0] = x[1] = x[2] = 0.0;
         return;
@@ -52,7 +61,7 @@ static void cone_project(double mu, double x[3])
  * fc3d_unitary_compute_and_add_error). */
 static double contact_error2(double mu, const double r[3], const double u[3])
 {
-    double x[3] = {r[0] - u[0] - mu * hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
+    double x[3] = {r[0] - u[0] - mu * norm2(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
     cone_project(mu, x);
     double d0 = r[0] - x[0], d1 = r[1] - x[1], d2 = r[2] - x[2];
     return d0 * d0 + d1 * d1 + d2 * d2;

@@ -52,17 +52,18 @@ static double half_squared_norm(int n, const double *v)
 }
 
 /* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by QR, a
- * NULL part of the right-hand side standing for 0: sparse (lm_sparse.h)
- * beyond PLM_SMALL_N unknowns when set up for this solve, else (or if it
- * fails) LAPACK's dgels, for which the stacked matrix is
- * written column-major (2n x n, lda 2n) from the row-major J. 0 if dgels
- * reports a rank-deficient triangular factor. */
+ * NULL part of the right-hand side standing for 0: our Householder kernel
+ * up to PLM_SMALL_N unknowns (small_dense.h; LAPACK's per-call overhead
+ * exceeds the work there), beyond that sparse (lm_sparse.h) when set up
+ * for this solve, else (or if it fails) LAPACK's dgels, for which the
+ * stacked matrix is written column-major (2n x n, lda 2n) from the
+ * row-major J. 0 if the triangular factor is rank deficient. */
 static int stacked_qr_solve(int n, const double *top, const double *bottom, double lambda,
                             const mcd_lm_ws *w, double *d)
 {
-    if (n > PLM_SMALL_N &&
-        mcd_lm_sparse_least_squares(w->sparse, w->J, top, bottom, lambda, w->rhs, d))
-        return 1;
+    if (n <= PLM_SMALL_N)
+        return mcd_small_stacked_least_squares(n, w->J, top, bottom, lambda, w->A, w->rhs, d);
+    if (mcd_lm_sparse_least_squares(w->sparse, w->J, top, bottom, lambda, w->rhs, d)) return 1;
     int m = 2 * n, one = 1, info;
     double root = sqrt(lambda);
     for (int j = 0; j < n; j++) {

@@ -26,4 +26,16 @@ int mcd_small_cholesky(int n, double *A, double pivot_min);
  * U x = y). */
 void mcd_small_cholesky_solve(int n, const double *U, double *b);
 
+/* The least-squares solution d of the stacked system
+ *     [J; sqrt(lambda) I] d = [-top; sqrt(lambda) bottom]
+ * (a NULL top or bottom standing for 0) for a row-major n x n J and
+ * lambda > 0, by Householder QR (LAPACK's dgeqr2 reflectors, dlarfg's
+ * convention) of the 2n x n stacked matrix, built column-major in A (2n x
+ * n, leading dimension 2n), the right-hand side in rhs (2n). Reflector j
+ * only meets rows j .. n + j, since the bottom rows below n + j are still
+ * those of sqrt(lambda) I, zero in columns j and beyond. Returns 0 if R
+ * has a zero diagonal entry (rank deficient), 1 otherwise. */
+int mcd_small_stacked_least_squares(int n, const double *J, const double *top, const double *bottom,
+                                    double lambda, double *A, double *rhs, double *d);
+
 #endif
