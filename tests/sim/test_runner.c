@@ -219,7 +219,7 @@ START_TEST(pair_override_on_a_fixed_base)
         mcd_runner *r = NULL;
         ck_assert_int_eq(mcd_runner_create(sc, NULL, &r, NULL), MCD_OK);
         mcd_step_stats st;
-        mcd_runner_step(r, &st);
+        ck_assert_msg(mcd_runner_step(r, &st) == MCD_OK, "%s", mcd_sim_error(mcd_runner_sim(r)));
         if (disabled)
             ck_assert_int_eq(st.ncontacts, 0);
         else
