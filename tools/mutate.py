@@ -18,6 +18,7 @@ failure (--maxfail 1). Not run in CI: the full campaign takes about an
 hour on two cores. docs/testing.md records the latest result.
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -74,15 +75,17 @@ def run(cmd, cwd, log, timeout=None):
 
 
 def first_failure(build):
-    """Name of the first failed test in meson's log, or ''."""
-    log = os.path.join(build, "meson-logs", "testlog.txt")
+    """Name of the first test meson's log records as failed, or ''."""
+    log = os.path.join(build, "meson-logs", "testlog.json")
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
             for line in f:
-                parts = line.split()
-                if len(parts) >= 3 and parts[0][0].isdigit() and "/" in parts[0] and \
-                        parts[2] in ("FAIL", "TIMEOUT", "ERROR"):
-                    return parts[1]
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if entry.get("result") not in ("OK", "SKIP", "EXPECTEDFAIL"):
+                    return entry.get("name", "")
     except OSError:
         pass
     return ""
