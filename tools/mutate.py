@@ -120,12 +120,21 @@ def main():
     shared = os.path.join(os.path.dirname(root), "shared")
     if os.path.isdir(shared) and not os.path.exists(os.path.join(work, "shared")):
         os.symlink(shared, os.path.join(work, "shared"))
+    # three.js for the replay page: the checkout's, as the build would fetch it
+    modules = os.path.join(root, "tools", "viewer", "node_modules")
+    if os.path.isdir(modules) and not os.path.exists(os.path.join(src, "tools", "viewer",
+                                                                  "node_modules")):
+        os.symlink(modules, os.path.join(src, "tools", "viewer", "node_modules"))
     if not os.path.isdir(build):
         if run(["meson", "setup", build, "-Dbuildtype=release"], src, log) != 0:
             sys.exit(f"meson setup failed: {log}")
     print(f"work directory {work}; log {log}", flush=True)
     if run(["ninja", "-C", build], src, log) != 0:
         sys.exit(f"the unmutated tree does not build: {log}")
+    # the unmutated suite must pass, or every mutant would count as killed
+    if run(["meson", "test", "-C", build, "--no-rebuild", "--no-suite", "format",
+            "--num-processes", "2"], src, log) != 0:
+        sys.exit(f"the unmutated suite fails ({first_failure(build)}): {log}")
     results = []
     for k, m in enumerate(mutants, 1):
         path = os.path.join(src, m["file"])
