@@ -121,7 +121,8 @@ static double now_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Vector slots 0-6 belong to the LM methods; 7 on to the problem. */
+/* Vector slots 0-6 belong to the LM methods, 7 on to the problem they solve;
+ * mncp-nsn (solve_fc3d_nsn) uses 0-7 for itself. The chains keep 11-13. */
 static mcd_lm_ws lend_lm_ws(const mcd_solver_ws *ws, mcd_solver_kind k)
 {
     int rlm = is_rlm(k);
