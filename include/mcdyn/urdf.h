@@ -29,7 +29,8 @@
  *    the options, then ROS_PACKAGE_PATH; file://, absolute, or relative to
  *    the URDF's directory) and recorded, not loaded (the collision layer
  *    reads them); a collision mesh that cannot be found gives a warning,
- *    and reading it fails naming the file and the link;
+ *    and reading it fails naming the file and the link; with
+ *    ignore_collision set, <collision> is not read at all;
  *  - <visual> elements are never read (their meshes are not looked for);
  *  - <material>, <gazebo>, <transmission>, <mujoco> and other extension
  *    elements are ignored.
@@ -81,6 +82,11 @@ typedef struct mcd_urdf_options {
      * warning. Zero: a <mimic> is an error naming this option
      * (--ignore-mimic of mcdyn, ignore_mimic of a scenario robot). */
     int ignore_mimic;
+    /* Nonzero: <collision> elements are not read (the links get no
+     * collision geometry and their meshes are not looked for), for callers
+     * that give the links shapes of their own (a scenario robot's geoms).
+     * Zero: they are read as described above. */
+    int ignore_collision;
     /* Optional warnings sink (NULL: warnings are dropped). */
     mcd_urdf_warn_fn warn;
     void *warn_user;

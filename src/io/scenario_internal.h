@@ -7,8 +7,10 @@
  *   scenario_fields.c       tables of simple keys read into a struct
  *   scenario_settings.c     integrator, time, solver and output settings
  *   scenario_contact.c      contact parameters and per-pair overrides
+ *   scenario_geom.c         one geom entry's shape (environment, robot geoms)
  *   scenario_environment.c  static geometry on the world
  *   scenario_robot.c        robots: URDF files appended to the builder
+ *   scenario_robot_geom.c   collision shapes added to a robot's links
  *   scenario_closure.c      loop closures
  *   scenario_model.c        the builder: environment, robots, closures, build
  *   scenario_state.c        the initial state q0, qd0 by joint name
@@ -148,6 +150,10 @@ mcd_status scn_parse_settings(const scn_ctx *c, const scn_at *doc);
  * pairs, once the model is built. */
 mcd_status scn_parse_contact(const scn_ctx *c, const scn_at *doc);
 mcd_status scn_parse_pairs(const scn_ctx *c, const scn_at *doc);
+/* scenario_geom.c: the shape of the geom entry map into *g (type, pose,
+ * size, mesh file; g->mesh_path is the caller's to free, also on failure):
+ * its keys are the shape's keys and own_key, which the caller reads. */
+mcd_status scn_parse_geom(const scn_ctx *c, const scn_at *map, const char *own_key, mcd_geom *g);
 /* scenario_environment.c: the environment entries, added to c->b on the
  * world; their names are checked against the links by scn_check_env_names
  * once the model is built. */
@@ -157,6 +163,9 @@ mcd_status scn_check_env_names(const scn_ctx *c, const scn_at *doc);
  * built, the body range of each. */
 mcd_status scn_add_robots(const scn_ctx *c, const scn_at *doc);
 void scn_robot_bodies(const scn_ctx *c);
+/* scenario_robot_geom.c: the geoms of the robot entry robot, added to the
+ * links of r (loaded already). */
+mcd_status scn_add_robot_geoms(const scn_ctx *c, const scn_at *robot, const mcd_scenario_robot *r);
 /* scenario_closure.c: the closures, added to c->b. */
 mcd_status scn_add_closures(const scn_ctx *c, const scn_at *doc);
 /* scenario_nslcp.c: the nslcp section (parameters of nslcp-lemke, nslcp-judice). */

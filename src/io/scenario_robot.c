@@ -5,7 +5,8 @@
  * its links are the builder links added by that call, which are also its
  * model frames (frames keep the builder's link order). URDF errors are
  * passed through, prefixed with the location of the robot's urdf key, and
- * URDF warnings are kept in the scenario, prefixed the same way. The
+ * URDF warnings are kept in the scenario, prefixed the same way. Shapes
+ * listed under geoms are added to its links after (scenario_robot_geom.c). The
  * initial state (q, qd) is read once the model is built (scenario_state.c).
  */
 #include "scenario_internal.h"
@@ -28,8 +29,10 @@ static const scn_field robot_fields[] = {
     {.key = "qd"},
     {.key = "package_paths"},
     {.key = "actuators"},
+    {.key = "geoms"},
     {"balance_inertia", SCN_BOOL, offsetof(mcd_urdf_options, balance_inertia), SCN_ANY},
     {"ignore_mimic", SCN_BOOL, offsetof(mcd_urdf_options, ignore_mimic), SCN_ANY},
+    {"ignore_collision", SCN_BOOL, offsetof(mcd_urdf_options, ignore_collision), SCN_ANY},
 };
 
 /* Receives the URDF loader's warnings for one robot. */
@@ -134,6 +137,7 @@ static mcd_status add_robot(const scn_ctx *c, const scn_at *seq, int i)
     if (st == MCD_OK) st = parse_packages(c, &map, &packages, &opt.npackage_paths);
     opt.package_paths = (const char *const *)packages;
     if (st == MCD_OK) st = load_urdf(c, &at, &opt, r);
+    if (st == MCD_OK) st = scn_add_robot_geoms(c, &map, r);
     free_paths(packages, opt.npackage_paths);
     return st;
 }

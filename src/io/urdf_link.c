@@ -84,7 +84,7 @@ static mcd_status parse_shapes(const urdf_ctx *c, const xmlNode *node, urdf_link
 {
     mcd_status st = MCD_OK;
     for (const xmlNode *k = node->children; k && st == MCD_OK; k = k->next)
-        if (urdf_is(k, "collision")) st = urdf_parse_collision(c, k, l);
+        if (urdf_is(k, "collision") && !c->opt.ignore_collision) st = urdf_parse_collision(c, k, l);
     return st;
 }
 
