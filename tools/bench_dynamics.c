@@ -1,6 +1,7 @@
-/* `mcdyn bench dynamics`: median time per call of inverse dynamics, the
- * mass matrix, forward dynamics and M^-1 x, on revolute chains and on the
- * bundled and shared robot models. */
+/* `mcdyn bench dynamics`: time per call (median, min and max over the
+ * samples) of inverse dynamics, the mass matrix, forward dynamics and
+ * M^-1 x, on revolute chains and on the bundled and shared robot models,
+ * with the machine and build it ran on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,10 +141,13 @@ static mcd_status state_make(bench_state *s, const mcd_model *m, mcd_error *err)
 
 static void print_header(int samples)
 {
-    printf("median time per call [us], %d samples of >= 1 ms each (CLOCK_MONOTONIC)\n", samples);
+    bench_print_machine(stdout, "");
+    printf("time per call [us]: median [min, max] of %d samples of >= 1 ms each "
+           "(CLOCK_MONOTONIC)\n",
+           samples);
     printf("M^-1 x = mcd_minv_factor + mcd_minv_solve; factor and solve also alone\n\n");
     printf("%-40s %5s", "model", "nv");
-    for (int c = 0; c < NCOLUMNS; c++) printf(" %10s", columns[c].header);
+    for (int c = 0; c < NCOLUMNS; c++) printf(" %27s", columns[c].header);
     printf("\n");
 }
 
@@ -160,9 +164,9 @@ static int bench_model(const char *label, const mcd_model *m, int samples)
     int failed = 0;
     for (int c = 0; c < NCOLUMNS && !failed; c++) {
         failed = columns[c].prepare && columns[c].prepare(&s);
-        double us = failed ? -1.0 : bench_median_us(columns[c].call, &s, samples);
-        failed = us < 0;
-        if (!failed) printf(" %10.3f", us);
+        bench_spread t;
+        failed = failed || bench_time_us(columns[c].call, &s, samples, &t) != 0;
+        if (!failed) printf(" %9.3f [%7.3f, %7.3f]", t.median, t.min, t.max);
     }
     printf("\n");
     if (failed) fprintf(stderr, "mcdyn bench dynamics: %s: %s\n", label, mcd_data_error(s.d));
@@ -264,7 +268,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn bench dynamics [--reps N] [--models-dir DIR]\n\n"
-            "Prints the median time per call, in microseconds, of inverse dynamics\n"
+            "Prints the CPU, compiler and build flags, then the time per call in\n"
+            "microseconds (median [min, max] over the samples) of inverse dynamics\n"
             "(mcd_inverse_dynamics), the mass matrix (mcd_mass_matrix), forward dynamics\n"
             "(mcd_forward_dynamics) and M^-1 x (mcd_minv_factor + mcd_minv_solve, and each\n"
             "alone) at a random state, for revolute chains of 3, 20, 100 and 1000 links and\n"
@@ -273,7 +278,7 @@ static void usage(FILE *out)
             "found or does not load is skipped with a note.\n\n"
             "options:\n"
             "  --reps N          samples per measurement, each batching calls for >= 1 ms\n"
-            "                    (default %d); the median is printed\n"
+            "                    (default %d)\n"
             "  --models-dir DIR  directory searched first for the robot files; then ./models,\n"
             "                    $MCDYN_SHARED/models and ../shared/models\n"
             "  -h, --help        print this help\n",

@@ -1,7 +1,8 @@
 /* `mcdyn bench lambda`: the operational-space compliance Lambda = J M^-1 J^T
  * of K nodes on revolute chains of N links, by the O(N) + O(K^2) recursion
  * (factorization of M included) and by the dense reference (mass matrix,
- * Cholesky, triangular solves; LAPACK), median microseconds per call. */
+ * Cholesky, triangular solves; LAPACK), microseconds per call (median
+ * [min, max] over the samples). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,13 +81,14 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn bench lambda [--reps N] [--max-dense N]\n\n"
-            "Median microseconds per call of Lambda = J M^-1 J^T (spatial rows, 6K x 6K) for K\n"
-            "= 1, 8, 32 nodes on revolute chains of N = %d ... %d links (doubling, and 100):\n"
+            "Microseconds per call (median [min, max]) of Lambda = J M^-1 J^T (spatial\n"
+            "rows, 6K x 6K) for K = 1, 8, 32 nodes on revolute chains of N = %d ... %d links\n"
+            "(doubling, and 100):\n"
             "  recursion  O(N) + O(K^2): factorization of M(q) plus the Omega recursion\n"
             "  dense      mass matrix, Cholesky (LAPACK dpotrf) and solves (dpotrs)\n"
             "and, per K, the growth t(%d)/t(64) of the recursion (linear: 64).\n\n"
             "options:\n"
-            "  --reps N       samples per median (default %d, each >= 1 ms)\n"
+            "  --reps N       samples per measurement (default %d, each >= 1 ms)\n"
             "  --max-dense N  largest N for the dense reference (default %d; it is O(N^3))\n"
             "  -h, --help     print this help\n",
             MIN_N, MAX_N, MAX_N, DEFAULT_SAMPLES, DEFAULT_MAX_DENSE);
@@ -109,26 +111,32 @@ int mcd_bench_lambda(int argc, char **argv)
             return 2;
         }
     }
-    printf("%6s %3s %14s %14s %9s\n", "N", "K", "recursion_us", "dense_us", "speedup");
+    bench_print_machine(stdout, "");
+    printf("time per call [us]: median [min, max] of %d samples of >= 1 ms each\n\n", samples);
+    printf("%6s %3s %31s %31s %9s\n", "N", "K", "recursion_us", "dense_us", "speedup");
     double t64[NK] = {0}, tmax[NK] = {0};
     /* doubling N, plus N = 100 where the issue states its goal */
     for (int N = MIN_N; N <= MAX_N; N = N == 64 ? 100 : N == 100 ? 128 : 2 * N)
         for (int k = 0; k < NK; k++) {
             lambda_case c;
             if (setup_case(&c, N, node_counts[k])) return 1;
-            double tr = bench_median_us(call_recursion, &c, samples);
-            double td = N <= max_dense ? bench_median_us(call_dense, &c, samples) : -1;
+            bench_spread tr, td = {-1, -1, -1};
+            int failed = bench_time_us(call_recursion, &c, samples, &tr) != 0;
+            if (!failed && N <= max_dense)
+                failed = bench_time_us(call_dense, &c, samples, &td) != 0;
             free_case(&c);
-            if (tr < 0) {
-                fprintf(stderr, "mcdyn bench lambda: the recursion failed at N = %d\n", N);
+            if (failed) {
+                fprintf(stderr, "mcdyn bench lambda: a call failed at N = %d\n", N);
                 return 1;
             }
-            if (N == 64) t64[k] = tr;
-            if (N == MAX_N) tmax[k] = tr;
-            if (td > 0)
-                printf("%6d %3d %14.2f %14.2f %8.1fx\n", N, node_counts[k], tr, td, td / tr);
+            if (N == 64) t64[k] = tr.median;
+            if (N == MAX_N) tmax[k] = tr.median;
+            printf("%6d %3d %9.2f [%8.2f, %8.2f]", N, node_counts[k], tr.median, tr.min, tr.max);
+            if (td.median > 0)
+                printf(" %9.2f [%8.2f, %8.2f] %8.1fx\n", td.median, td.min, td.max,
+                       td.median / tr.median);
             else
-                printf("%6d %3d %14.2f %14s %9s\n", N, node_counts[k], tr, "-", "-");
+                printf(" %31s %9s\n", "-", "-");
             fflush(stdout);
         }
     printf("\ngrowth of the recursion t(%d)/t(64) (linear: %.0f; goal <= %.0f):\n", MAX_N,

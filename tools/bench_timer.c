@@ -1,7 +1,8 @@
-/* Median time per call of a function (bench_timer.h). */
+/* Time per call of a function, and the machine (bench_timer.h). */
 #include "bench_timer.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define WARMUP_SECONDS 0.02
@@ -54,16 +55,73 @@ static int take_samples(bench_call call, void *ctx, long calls, int samples, dou
     return 0;
 }
 
-double bench_median_us(bench_call call, void *ctx, int samples)
+int bench_time_us(bench_call call, void *ctx, int samples, bench_spread *out)
 {
     long calls = calibrate(call, ctx);
     double *t = malloc(sizeof(double) * (size_t)samples);
-    double median = -1.0;
-    if (calls > 0 && t && take_samples(call, ctx, calls, samples, t) == 0) {
+    int failed = calls <= 0 || !t || take_samples(call, ctx, calls, samples, t) != 0;
+    if (!failed) {
         qsort(t, (size_t)samples, sizeof *t, compare_doubles);
         int h = samples / 2;
-        median = samples % 2 ? t[h] : 0.5 * (t[h - 1] + t[h]);
+        out->min = t[0];
+        out->median = samples % 2 ? t[h] : 0.5 * (t[h - 1] + t[h]);
+        out->max = t[samples - 1];
     }
     free(t);
-    return median;
+    return failed ? -1 : 0;
+}
+
+/* The value of the first "key : value" line of a /proc file, or "unknown". */
+static void proc_value(const char *file, const char *key, char *value, size_t len)
+{
+    char line[512];
+    FILE *f = fopen(file, "r");
+    snprintf(value, len, "unknown");
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, key, strlen(key)) != 0 || !colon) continue;
+        colon += 1 + (colon[1] == ' ');
+        colon[strcspn(colon, "\n")] = '\0';
+        snprintf(value, len, "%s", colon);
+        break;
+    }
+    if (f) fclose(f);
+}
+
+void bench_print_machine(FILE *out, const char *prefix)
+{
+    char cpu[256], load[128] = "unknown";
+    proc_value("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fgets(load, sizeof load, f)) load[strcspn(load, "\n")] = '\0';
+    if (f) fclose(f);
+    fprintf(out, "%scpu: %s\n", prefix, cpu);
+#if defined(__clang__)
+    fprintf(out, "%scompiler: clang %s\n", prefix, __clang_version__);
+#elif defined(__GNUC__)
+    fprintf(out, "%scompiler: gcc %s\n", prefix, __VERSION__);
+#endif
+    fprintf(out, "%sflags: optimization %s, assertions %s, AVX2 %s, FMA %s\n", prefix,
+#if defined(__OPTIMIZE__)
+            "on",
+#else
+            "off",
+#endif
+#if defined(NDEBUG)
+            "off",
+#else
+            "on",
+#endif
+#if defined(__AVX2__)
+            "on",
+#else
+            "off",
+#endif
+#if defined(__FMA__)
+            "on"
+#else
+            "off"
+#endif
+    );
+    fprintf(out, "%sload average (1, 5, 15 min; runnable/total; last pid): %s\n", prefix, load);
 }

@@ -17,32 +17,39 @@ extern "C" {
 /* Per-body intermediate quantities, one struct per body (array of structs,
  * so one recursion step touches one contiguous block).
  *
+ * Names follow Jain's spatial operator algebra ("Robot and Multibody
+ * Dynamics", 2011; docs/theory/spatial-operators.md), one meaning per field.
  * Spatial quantities are referred to the world origin in world axes
  * ("absolute" coordinates): Jain's recursions are coordinate-free, and in
  * this frame the rigid-body transformation phi(parent, k) needed to move
  * forces and inertias between bodies is the identity, so the recursions
- * accumulate without transforms (docs/theory/spatial-operators.md). */
+ * accumulate without transforms. Per-hinge quantities (H^*, G, D^{-1}, nu)
+ * live in mcd_data, indexed by the body's velocity address. Each field
+ * holds the result of the last algorithm that wrote it (dynamics.h). */
 typedef struct mcd_body_data {
-    mcd_pose X_world; /* body frame in the world */
-    mcd_sym6 I;       /* rigid-body spatial inertia M(k) */
-    double V[6];      /* spatial velocity [w; v] (v: velocity of the point at the origin) */
-    double c[6];      /* velocity-product term: the time derivative of H^* times qd */
-    double a[6];      /* spatial acceleration (RNEA / ABA) */
-    double f[6];      /* spatial force: RNEA body force; ABA bias force z */
-    mcd_sym6 P;       /* articulated-body inertia P (Jain) / composite inertia (CRBA) */
-    double Dinv[36];  /* D^{-1} = (H P H^*)^{-1}, nv x nv row-major */
-    double u[6];      /* innovations epsilon = T - H z, nv entries */
+    mcd_pose X_world; /* body frame in the world (kinematics) */
+    mcd_sym6 M;       /* rigid-body spatial inertia M(k) about the world origin */
+    mcd_sym6 P;       /* articulated-body inertia P(k) (Jain Ch. 7; P+(k) is never stored) */
+    double V[6];      /* spatial velocity V(k) = [w; v] (v: velocity of the point at the origin) */
+    double a[6];      /* Coriolis acceleration a(k) = d/dt(H^*(k)) qd(k) */
+    double alpha[6];  /* spatial acceleration alpha(k) (Newton-Euler, forward dynamics) */
+    double f[6];      /* Newton-Euler body force f(k) (inverse dynamics) */
+    double z[6];      /* articulated-body residual force z(k), accumulated from b(k) - f_ext */
 } mcd_body_data;
 
 typedef struct mcd_data {
     const mcd_model *model;
     mcd_body_data *bd; /* model->nbody entries */
-    double *S;         /* hinge maps H^*: 6 entries per velocity coordinate (nv x 6) */
-    double *U;         /* P H^*: 6 entries per velocity coordinate (nv x 6) */
-    double *q, *qd;    /* state scratch owned by data (nq, nv), for convenience */
-    double *tmp_nv;    /* nv scratch */
-    double *tmp_nv2;   /* nv scratch */
-    int factor_valid;  /* 1 after mcd_minv_factor on the current configuration */
+    /* Per hinge, at 6 vadr (6 doubles per velocity coordinate): */
+    double *Hstar;    /* hinge map H^*(k): nv(k) columns of 6, referred to the world origin */
+    double *G;        /* Kalman gain G(k) = P(k) H^*(k) D(k)^{-1}: nv(k) columns of 6 */
+    double *Dinv;     /* D(k)^{-1} = (H P H^*)^{-1}: nv(k) x nv(k), row-major */
+    double *nu;       /* nu(k) = D(k)^{-1} eps(k), eps = T - H z (nv entries, at vadr) */
+    mcd_sym6 *R;      /* composite-body inertia R(k) of the mass matrix (nbody entries) */
+    double *q, *qd;   /* state scratch owned by data (nq, nv), for convenience */
+    double *tmp_nv;   /* nv scratch */
+    double *tmp_nv2;  /* nv scratch */
+    int factor_valid; /* 1 after mcd_minv_factor on the current configuration */
     /* NULL, or nv terms >= 0 added to the diagonal of M by the articulated-body
      * factorization, which then factors M + diag(hinge_diagonal) (each term
      * joins D(k) = H P H^* of its hinge, as MuJoCo's armature): the

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-/* Body poses (d->bd[i].X_world) and hinge maps (d->S, 6 per velocity coordinate). */
+/* Body poses (d->bd[i].X_world) and hinge maps (d->Hstar, 6 per velocity coordinate). */
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q);
 
 /* Forward kinematics and body spatial velocities d->bd[i].V. */

@@ -96,7 +96,7 @@ typedef mcd_status (*mcd_contact_provider)(void *user, const mcd_model *m, const
  * compensation, mcd_node_jacobian, mcd_node_bias_acceleration,
  * mcd_node_osc_inertia, ...) without a data of its own. On entry it holds
  * the kinematics and body velocities of (q, qd): d->bd[k].X_world,
- * d->bd[k].V, the hinge maps d->S, and copies of q and qd in d->q and
+ * d->bd[k].V, the hinge maps d->Hstar, and copies of q and qd in d->q and
  * d->qd. Everything in it may be overwritten by the controller; the
  * simulator reads nothing from it, and its contents are not kept from one
  * call to the next. Its operational-space capacity is

@@ -8,93 +8,135 @@
  *                 G(k)   = P(k) H^* D(k)^{-1}
  *                 P+(k)  = [I - G(k) H] P(k)                 (tau-bar P)
  *                 z(k)   = b(k) + sum_children z+(child)
- *                 eps(k) = T(k) - H z(k)
- *                 z+(k)  = z(k) + P+(k) c(k) + G(k) eps(k)
- *   base to tip   alpha'(k) = alpha(parent) + c(k)
- *                 qdd(k)    = D(k)^{-1} eps(k) - G(k)^T alpha'(k)
+ *                 eps(k) = T(k) - H z(k),   nu(k) = D(k)^{-1} eps(k)
+ *                 z+(k)  = z(k) + P+(k) a(k) + G(k) eps(k)
+ *   base to tip   alpha'(k) = alpha(parent) + a(k)
+ *                 qdd(k)    = nu(k) - G(k)^T alpha'(k)
  *                 alpha(k)  = alpha'(k) + H^* qdd(k)
  *
- * U = P H^* is stored (G = U D^{-1}); after the inertia pass bd.P holds
- * P+(k). Each pass is O(N); M is never formed. */
+ * P+(k) is not stored: it enters the parent's P directly, and the bias
+ * sweep uses P+ a = P a - G (H P a), so
+ *   z+(k) = z(k) + P(k) a(k) + G(k) [eps(k) - H P(k) a(k)].
+ * One-column hinges (revolute, prismatic) take a scalar path: D is a
+ * number, no matrix inverse. Each pass is O(N); M is never formed. */
 #include "dynamics_internal.h"
 
 #include <string.h>
 
-/* x = Dinv r for an n x n matrix. */
-static inline void small_mul(int n, const double *Dinv, const double *r, double *x)
+/* x = A r for an n x n row-major A. */
+static inline void small_mul(int n, const double *A, const double *r, double *x)
 {
     for (int i = 0; i < n; i++) {
         x[i] = 0.0;
-        for (int j = 0; j < n; j++) x[i] += Dinv[n * i + j] * r[j];
+        for (int j = 0; j < n; j++) x[i] += A[n * i + j] * r[j];
     }
+}
+
+/* One-column hinge s: D = s^T P s (+ diagonal term), G = P s / D, and
+ * P(parent) += P - (P s)(P s)^T / D. Returns 0 if D is not positive. */
+static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra, double *G,
+                                double *Dinv, mcd_sym6 *P_parent)
+{
+    double U[6];
+    mcd_sym6_mul_v(U, P, s);
+    const double D =
+        s[0] * U[0] + s[1] * U[1] + s[2] * U[2] + s[3] * U[3] + s[4] * U[4] + s[5] * U[5] + extra;
+    if (!(D > 0.0) || !(D < HUGE_VAL)) return 0;
+    Dinv[0] = 1.0 / D;
+    for (int i = 0; i < 6; i++) G[i] = U[i] * Dinv[0];
+    if (P_parent) {
+        mcd_sym6_add(P_parent, P);
+        mcd_sym6_sub_udu(P_parent, 1, U, Dinv);
+    }
+    return 1;
+}
+
+/* n-column hinge: D = H P H^* (+ diagonal), D^{-1} by Cholesky, G = P H^*
+ * D^{-1}, and P(parent) += P - (P H^*) D^{-1} (P H^*)^T. */
+static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double *extra, double *G,
+                        double *Dinv, mcd_sym6 *P_parent)
+{
+    double U[36], D[36] = {0};
+    for (int c = 0; c < n; c++) mcd_sym6_mul_v(U + 6 * c, P, Hs + 6 * c);
+    for (int c = 0; c < n; c++) {
+        double col[6];
+        mcd_hinge_project(col, Hs, n, U + 6 * c);
+        for (int r = 0; r < n; r++) D[n * r + c] = col[r];
+        if (extra) D[n * c + c] += extra[c];
+    }
+    if (!mcd_small_spd_inverse(n, D, Dinv)) return 0;
+    for (int c = 0; c < n; c++)
+        for (int i = 0; i < 6; i++) {
+            G[6 * c + i] = 0.0;
+            for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
+        }
+    if (P_parent) {
+        mcd_sym6_add(P_parent, P);
+        mcd_sym6_sub_udu(P_parent, n, U, Dinv);
+    }
+    return 1;
 }
 
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
 {
-    for (int k = 0; k < m->nbody; k++) d->bd[k].P = d->bd[k].I;
+    for (int k = 0; k < m->nbody; k++) d->bd[k].P = d->bd[k].M;
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        const int n = B->nv;
-        const double *S = d->S + 6 * B->vadr;
-        double *U = d->U + 6 * B->vadr, D[36];
-        for (int c = 0; c < n; c++) mcd_sym6_mul_v(U + 6 * c, &b->P, S + 6 * c);
-        for (int c = 0; c < n; c++) {
-            double col[6];
-            mcd_hinge_project(col, S, n, U + 6 * c);
-            for (int r = 0; r < n; r++) D[n * r + c] = col[r];
-            if (d->hinge_diagonal) D[n * c + c] += d->hinge_diagonal[B->vadr + c];
-        }
-        if (!mcd_small_spd_inverse(n, D, b->Dinv))
+        const int n = B->nv, at = 6 * B->vadr;
+        const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
+        mcd_sym6 *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
+        int ok = n == 1 ? inertia_step_one_dof(&d->bd[k].P, d->Hstar + at, extra ? extra[0] : 0.0,
+                                               d->G + at, d->Dinv + at, P_parent)
+                        : inertia_step(&d->bd[k].P, d->Hstar + at, n, extra, d->G + at,
+                                       d->Dinv + at, P_parent);
+        if (!ok)
             return mcd_fail(&d->err, MCD_ERR_SINGULAR,
                             "articulated inertia D = H P H^* of joint '%s' is not positive "
                             "definite (massless or degenerate bodies beyond it)",
                             m->joint_name[k]);
-        mcd_sym6_sub_udu(&b->P, n, U, b->Dinv);
-        if (B->parent >= 0) mcd_sym6_add(&d->bd[B->parent].P, &b->P);
     }
     return MCD_OK;
 }
 
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_c)
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
 {
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
-        const int n = B->nv;
-        double Hz[6];
-        mcd_hinge_project(Hz, d->S + 6 * B->vadr, n, b->f);
-        for (int i = 0; i < n; i++) b->u[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
+        const int n = B->nv, at = 6 * B->vadr;
+        const double *Hs = d->Hstar + at;
+        double Hz[6], eps[6];
+        mcd_hinge_project(Hz, Hs, n, b->z);
+        for (int i = 0; i < n; i++) eps[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
+        small_mul(n, d->Dinv + at, eps, d->nu + B->vadr);
         if (B->parent < 0) continue;
-        double nu[6], zplus[6], *zp = d->bd[B->parent].f;
-        small_mul(n, b->Dinv, b->u, nu);
-        mcd_hinge_apply(zplus, d->U + 6 * B->vadr, n, nu); /* G eps */
-        if (with_c) {
-            double Pc[6];
-            mcd_sym6_mul_v(Pc, &b->P, b->c);
-            for (int i = 0; i < 6; i++) zplus[i] += Pc[i];
+        double *z_parent = d->bd[B->parent].z, Pa[6], HPa[6], zplus[6];
+        if (with_a) { /* eps - H P a, with P a kept for z+ */
+            mcd_sym6_mul_v(Pa, &b->P, b->a);
+            mcd_hinge_project(HPa, Hs, n, Pa);
+            for (int i = 0; i < n; i++) eps[i] -= HPa[i];
         }
-        for (int i = 0; i < 6; i++) zp[i] += b->f[i] + zplus[i];
+        mcd_hinge_apply(zplus, d->G + at, n, eps);
+        for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + (with_a ? Pa[i] : 0.0);
     }
 }
 
-void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_c,
+void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_a,
                         double *qdd)
 {
     static const double zero[6] = {0};
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
-        const int n = B->nv;
-        const double *ap = B->parent >= 0 ? d->bd[B->parent].a : (a_world ? a_world : zero);
-        for (int i = 0; i < 6; i++) b->a[i] = ap[i] + (with_c ? b->c[i] : 0.0);
-        double Ua[6], r[6], Sx[6];
-        mcd_hinge_project(Ua, d->U + 6 * B->vadr, n, b->a);
-        for (int i = 0; i < n; i++) r[i] = b->u[i] - Ua[i];
+        const int n = B->nv, at = 6 * B->vadr;
+        const double *ap = B->parent >= 0 ? d->bd[B->parent].alpha : (a_world ? a_world : zero);
+        for (int i = 0; i < 6; i++) b->alpha[i] = ap[i] + (with_a ? b->a[i] : 0.0);
+        double Ga[6], Hx[6];
+        mcd_hinge_project(Ga, d->G + at, n, b->alpha);
         double *x = qdd + B->vadr;
-        small_mul(n, b->Dinv, r, x);
-        mcd_hinge_apply(Sx, d->S + 6 * B->vadr, n, x);
-        for (int i = 0; i < 6; i++) b->a[i] += Sx[i];
+        for (int i = 0; i < n; i++) x[i] = d->nu[B->vadr + i] - Ga[i];
+        mcd_hinge_apply(Hx, d->Hstar + at, n, x);
+        for (int i = 0; i < 6; i++) b->alpha[i] += Hx[i];
     }
 }
 
@@ -117,7 +159,7 @@ mcd_status mcd_minv_solve(const mcd_model *m, mcd_data *d, const double *x, doub
     mcd_status s = mcd_check_vector_nv(m, d, "x", x);
     if (s == MCD_OK && !y) s = mcd_fail(&d->err, MCD_ERR_ARG, "y is NULL");
     if (s != MCD_OK) return s;
-    for (int k = 0; k < m->nbody; k++) memset(d->bd[k].f, 0, sizeof d->bd[k].f);
+    for (int k = 0; k < m->nbody; k++) memset(d->bd[k].z, 0, sizeof d->bd[k].z);
     mcd_aba_bias_pass(m, d, x, 0);
     mcd_aba_accel_pass(m, d, NULL, 0, y);
     return MCD_OK;

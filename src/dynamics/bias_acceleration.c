@@ -2,9 +2,9 @@
  * acceleration at qdd = 0 with the velocity-product terms only (no gravity).
  *
  * Base to tip, the spatial accelerations at qdd = 0 are
- *   alpha(k) = alpha(parent) + c(k)
+ *   alpha(k) = alpha(parent) + a(k)
  * (the Newton-Euler sweep of inverse_dynamics.c, Jain, "Robot and Multibody
- * Dynamics", Ch. 5, with qdd = 0) about the world origin, c(k) from the velocity pass
+ * Dynamics", Ch. 5, with qdd = 0) about the world origin, a(k) from the velocity pass
  * (kinematics.c). A point x fixed on body k with spatial velocity V = [w; v_O] and spatial
  * acceleration alpha = [wdot; a_O] moves with v_x = v_O + w x x and has the
  * classical acceleration
@@ -22,7 +22,7 @@ static void zero_qdd_accelerations(const mcd_model *m, mcd_data *d, int body)
     for (int k = 0; k <= body; k++) {
         mcd_body_data *b = &d->bd[k];
         const int p = m->body[k].parent;
-        for (int i = 0; i < 6; i++) b->a[i] = (p < 0 ? 0.0 : d->bd[p].a[i]) + b->c[i];
+        for (int i = 0; i < 6; i++) b->alpha[i] = (p < 0 ? 0.0 : d->bd[p].alpha[i]) + b->a[i];
     }
 }
 
@@ -31,12 +31,12 @@ static void frame_acceleration(const mcd_data *d, int body, const mcd_pose *fram
                                mcd_reference ref, double acc[6])
 {
     const mcd_body_data *b = &d->bd[body];
-    const double *w = b->V, *wdot = b->a;
+    const double *w = b->V, *wdot = b->alpha;
     double vx[3], ax[3], t[3];
     mcd_v3_cross(t, w, frame->p); /* v_x = v_O + w x x */
     mcd_v3_add(vx, b->V + 3, t);
     mcd_v3_cross(t, wdot, frame->p); /* a_x - w x v_x = a_O + wdot x x */
-    mcd_v3_add(ax, b->a + 3, t);
+    mcd_v3_add(ax, b->alpha + 3, t);
     if (ref == MCD_REF_LOCAL) {
         mcd_m3t_mul_v(acc, frame->R, wdot);
         mcd_m3t_mul_v(acc + 3, frame->R, ax);

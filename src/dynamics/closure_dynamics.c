@@ -72,11 +72,11 @@ mcd_status mcd_closed_chain_forward_dynamics(const mcd_model *m, mcd_data *d, co
     point_velocities(m, d);
     for (int c = 0; c < m->nclosure; c++) { /* the rows' accelerations with qdd_free */
         const mcd_closure *C = &m->closure[c];
-        for (int k = 0; k < 6; k++) a_true[k] = d->bd[C->body_a].a[k] - a_world[k];
+        for (int k = 0; k < 6; k++) a_true[k] = d->bd[C->body_a].alpha[k] - a_world[k];
         mcd_point_acceleration(d->bd[C->body_a].V, a_true, w->pts[w->pt_a[c]].x, w->aA + 6 * c);
         memset(w->aB + 6 * c, 0, 6 * sizeof *w->aB);
         if (C->body_b >= 0) {
-            for (int k = 0; k < 6; k++) a_true[k] = d->bd[C->body_b].a[k] - a_world[k];
+            for (int k = 0; k < 6; k++) a_true[k] = d->bd[C->body_b].alpha[k] - a_world[k];
             mcd_point_acceleration(d->bd[C->body_b].V, a_true, w->pts[w->pt_b[c]].x, w->aB + 6 * c);
         }
     }

@@ -167,7 +167,8 @@ mcd_status mcd_closure_jacobian(const mcd_model *m, mcd_data *d, const double *q
                 if (p < 0) continue;
                 for (int b = w->pts[p].body; b >= 0; b = m->body[b].parent)
                     if (j >= m->body[b].vadr && j < m->body[b].vadr + m->body[b].nv) {
-                        mcd_point_motion(d->S + 6 * j, w->pts[p].x, (side ? w->vB : w->vA) + 6 * c);
+                        mcd_point_motion(d->Hstar + 6 * j, w->pts[p].x,
+                                         (side ? w->vB : w->vA) + 6 * c);
                         break;
                     }
             }

@@ -21,13 +21,17 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     size_t bytes = nb * sizeof(mcd_body_data);
     bytes = (bytes + 63) / 64 * 64;
     d->bd = aligned_alloc(64, bytes);
-    d->S = calloc(6 * nv, sizeof *d->S);
-    d->U = calloc(6 * nv, sizeof *d->U);
+    d->Hstar = calloc(6 * nv, sizeof *d->Hstar);
+    d->G = calloc(6 * nv, sizeof *d->G);
+    d->Dinv = calloc(6 * nv, sizeof *d->Dinv); /* n x n <= 6 n per hinge */
+    d->nu = calloc(nv, sizeof *d->nu);
+    d->R = calloc(nb, sizeof *d->R);
     d->q = calloc(nq, sizeof *d->q);
     d->qd = calloc(nv, sizeof *d->qd);
     d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
     d->tmp_nv2 = calloc(nv, sizeof *d->tmp_nv2);
-    if (!d->bd || !d->S || !d->U || !d->q || !d->qd || !d->tmp_nv || !d->tmp_nv2) {
+    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->q || !d->qd ||
+        !d->tmp_nv || !d->tmp_nv2) {
         mcd_data_free(d);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
     }
@@ -50,8 +54,11 @@ void mcd_data_free(mcd_data *d)
     mcd_osc_release(d);
     mcd_closure_ws_free(d);
     free(d->bd);
-    free(d->S);
-    free(d->U);
+    free(d->Hstar);
+    free(d->G);
+    free(d->Dinv);
+    free(d->nu);
+    free(d->R);
     free(d->q);
     free(d->qd);
     free(d->tmp_nv);

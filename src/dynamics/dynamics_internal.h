@@ -14,27 +14,28 @@ mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
 mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what, const double *v);
 mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 
-/* Base to tip: X_world, the hinge maps d->S and the world inertias from q. */
+/* Base to tip: X_world, the hinge maps d->Hstar and the world inertias M(k)
+ * from q. */
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);
 
-/* Base to tip: body velocities V and velocity-product accelerations c
- * (needs the kinematics pass). With bias, also the gyroscopic body forces
- * bd.f = V x* (M V) that start the articulated-body bias sweep. */
+/* Base to tip: body velocities V and Coriolis accelerations a (needs the
+ * kinematics pass). With bias, also the gyroscopic body forces
+ * b(k) = V x* (M V) into bd.z, where the articulated-body bias sweep starts. */
 void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias);
 
 /* Articulated-body sweep, tip to base (Jain's innovations factorization):
- * P, D^{-1} and U = P H^* of every body. Needs X_parent and S. Fails with
+ * P, D^{-1} and G = P H^* D^{-1} of every body. Needs the kinematics pass. Fails with
  * MCD_ERR_SINGULAR naming the joint when some D is not positive definite. */
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d);
 
-/* Tip to base: innovations epsilon = T - H z (in bd.u) from generalized
- * forces tau, the bias forces already in bd.f (accumulated in place) and,
- * when with_c, the velocity-product terms bd.c. */
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_c);
+/* Tip to base: nu = D^{-1} eps, eps = T - H z (into d->nu), from generalized
+ * forces tau (NULL: zero), the bias forces already in bd.z (accumulated in
+ * place) and, when with_a, the Coriolis accelerations bd.a. */
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a);
 
-/* Base to tip: accelerations qdd and bd.a, from the base acceleration
+/* Base to tip: accelerations qdd and bd.alpha, from the base acceleration
  * a_world (world coordinates, NULL for zero). */
-void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_c,
+void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_a,
                         double *qdd);
 
 /* Records a warning in d->warn and counts it. */
@@ -64,7 +65,7 @@ static inline void mcd_gravity_acceleration(const mcd_model *m, double a[6])
     a[5] = -m->gravity[2];
 }
 
-/* r = S x for a hinge map with n columns; r = S^T f. */
+/* r = S x for a map S of n columns of 6 (H^* or G); r = S^T f. */
 static inline void mcd_hinge_apply(double *restrict r, const double *restrict S, int n,
                                    const double *restrict x)
 {

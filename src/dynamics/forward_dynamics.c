@@ -17,7 +17,7 @@ mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q
     mcd_velocity_pass(m, d, qd, 1); /* b(k) = V x* (M V) ... */
     if (f_ext)                      /* ... - f_ext */
         for (int k = 0; k < m->nbody; k++)
-            for (int i = 0; i < 6; i++) d->bd[k].f[i] -= f_ext[6 * k + i];
+            for (int i = 0; i < 6; i++) d->bd[k].z[i] -= f_ext[6 * k + i];
     s = mcd_aba_inertia_pass(m, d);
     if (s != MCD_OK) return s;
     d->factor_valid = 1;

@@ -1,6 +1,6 @@
 /* Newton-Euler inverse dynamics, T = H [phi (M alpha + b)] (Jain, "Robot and
  * Multibody Dynamics", Ch. 5):
- * base to tip, body accelerations alpha(k) = alpha(parent) + H^* qdd + c(k)
+ * base to tip, body accelerations alpha(k) = alpha(parent) + H^* qdd + a(k)
  * with the world accelerating at -g (gravity as a fictitious base
  * acceleration); tip to base, body forces f(k) = M alpha + V x* (M V) - f_ext
  * + sum of the children's f, and hinge forces T(k) = H f(k). All spatial
@@ -18,19 +18,19 @@ static void newton_euler(const mcd_model *m, mcd_data *d, const double *qd, cons
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
-        const double *ap = B->parent < 0 ? a_world : d->bd[B->parent].a;
-        memcpy(b->a, ap, sizeof b->a);
+        const double *ap = B->parent < 0 ? a_world : d->bd[B->parent].alpha;
+        memcpy(b->alpha, ap, sizeof b->alpha);
         if (qdd) {
             double t[6];
-            mcd_hinge_apply(t, d->S + 6 * B->vadr, B->nv, qdd + B->vadr);
-            for (int i = 0; i < 6; i++) b->a[i] += t[i];
+            mcd_hinge_apply(t, d->Hstar + 6 * B->vadr, B->nv, qdd + B->vadr);
+            for (int i = 0; i < 6; i++) b->alpha[i] += t[i];
         }
         if (qd)
-            for (int i = 0; i < 6; i++) b->a[i] += b->c[i];
-        mcd_sym6_mul_v(b->f, &b->I, b->a);
+            for (int i = 0; i < 6; i++) b->alpha[i] += b->a[i];
+        mcd_sym6_mul_v(b->f, &b->M, b->alpha);
         if (qd) { /* gyroscopic force V x* (M V) */
             double h[6], g[6];
-            mcd_sym6_mul_v(h, &b->I, b->V);
+            mcd_sym6_mul_v(h, &b->M, b->V);
             mcd_force_cross(g, b->V, h);
             for (int i = 0; i < 6; i++) b->f[i] += g[i];
         }
@@ -40,7 +40,7 @@ static void newton_euler(const mcd_model *m, mcd_data *d, const double *qd, cons
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
         const double *f = d->bd[k].f;
-        mcd_hinge_project(tau + B->vadr, d->S + 6 * B->vadr, B->nv, f);
+        mcd_hinge_project(tau + B->vadr, d->Hstar + 6 * B->vadr, B->nv, f);
         if (B->parent >= 0)
             for (int i = 0; i < 6; i++) d->bd[B->parent].f[i] += f[i];
     }

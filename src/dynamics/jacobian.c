@@ -14,7 +14,7 @@ static void fill_jacobian(const mcd_model *m, const mcd_data *d, int body, const
     for (int j = body; j >= 0; j = m->body[j].parent) {
         const mcd_body *B = &m->body[j];
         for (int c = 0; c < B->nv; c++) {
-            const double *s = d->S + 6 * (B->vadr + c);
+            const double *s = d->Hstar + 6 * (B->vadr + c);
             double w[3], v[3], t[3];
             mcd_v3_copy(w, s);
             mcd_v3_cross(t, s, node->p);

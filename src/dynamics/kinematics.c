@@ -5,11 +5,11 @@
  * Spatial vectors are referred to the world origin in world axes, so the
  * recursions need no transforms between bodies:
  *   V(k) = V(parent) + H^*(k) qd_k                        (Jain, Eq. 3.15)
- *   c(k) = d/dt(H^*(k)) qd_k = V(parent) x H^*(k) qd_k
+ *   a(k) = d/dt(H^*(k)) qd_k = V(parent) x H^*(k) qd_k
  * because a hinge map column fixed in the body (or, for a revolute or
  * prismatic hinge, fixed in both neighbours) moves with the body's spatial
  * velocity. The free joint's translational columns are fixed in the parent
- * joint frame instead: for it c = V(k) x V_J - V_Jr x V_Jt.
+ * joint frame instead: for it a = V(k) x V_J - V_Jr x V_Jt.
  * docs/theory/spatial-operators.md derives each term. */
 #include "dynamics_internal.h"
 
@@ -99,21 +99,63 @@ static void world_inertia(const mcd_body *B, const mcd_pose *Xw, mcd_sym6 *I)
     mcd_sym6_rigid(I, B->mass.mass, c, J);
 }
 
+/* The index i of a hinge axis that is +-e_i (its other entries exactly 0),
+ * with its sign in *sign; -1 for any other axis. */
+static int coordinate_axis(const double u[3], double *sign)
+{
+    for (int i = 0; i < 3; i++)
+        if (u[(i + 1) % 3] == 0.0 && u[(i + 2) % 3] == 0.0 && fabs(u[i]) == 1.0) {
+            *sign = u[i];
+            return i;
+        }
+    return -1;
+}
+
+/* X_world and H^* of a revolute hinge about a coordinate axis +-e_i of its
+ * joint frame Xpj: R = R_pj R_i(sign q) turns two columns of R_pj (with one
+ * sincos), the origin stays at Xpj's, and the hinge column is [w; p x w]
+ * with w = sign R_pj e_i, a column of R_pj (R_i leaves e_i fixed). */
+static void revolute_about_axis(const mcd_pose *Xpj, int i, double sign, double angle, mcd_pose *Xw,
+                                double *S)
+{
+    const int j = (i + 1) % 3, l = (i + 2) % 3;
+    const double c = cos(angle), s = sign * sin(angle);
+    for (int r = 0; r < 3; r++) {
+        const double *R = Xpj->R + 3 * r;
+        double *Rw = Xw->R + 3 * r;
+        Rw[i] = R[i];
+        Rw[j] = c * R[j] + s * R[l];
+        Rw[l] = c * R[l] - s * R[j];
+    }
+    mcd_v3_copy(Xw->p, Xpj->p);
+    double w[3] = {sign * Xpj->R[i], sign * Xpj->R[3 + i], sign * Xpj->R[6 + i]};
+    rotational_column(S, w, Xw->p);
+}
+
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
     d->factor_valid = 0; /* the hinge maps change: a factorization of M is stale */
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
-        mcd_pose XJ, Xpj;
-        hinge_motion(B, q + B->qadr, &XJ);
+        double *S = d->Hstar + 6 * B->vadr, sign;
+        mcd_pose Xpj;
         if (B->parent < 0)
             Xpj = B->X_tree;
         else
             mcd_pose_mul(&Xpj, &d->bd[B->parent].X_world, &B->X_tree);
-        mcd_pose_mul(&b->X_world, &Xpj, &XJ);
-        hinge_map(B, &b->X_world, Xpj.R, d->S + 6 * B->vadr);
-        world_inertia(B, &b->X_world, &b->I);
+        const int axis = B->jtype == MCD_JOINT_REVOLUTE || B->jtype == MCD_JOINT_CONTINUOUS
+                             ? coordinate_axis(B->axis, &sign)
+                             : -1;
+        if (axis >= 0) {
+            revolute_about_axis(&Xpj, axis, sign, q[B->qadr], &b->X_world, S);
+        } else {
+            mcd_pose XJ;
+            hinge_motion(B, q + B->qadr, &XJ);
+            mcd_pose_mul(&b->X_world, &Xpj, &XJ);
+            hinge_map(B, &b->X_world, Xpj.R, S);
+        }
+        world_inertia(B, &b->X_world, &b->M);
     }
 }
 
@@ -123,24 +165,24 @@ void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bi
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         mcd_body_data *b = &d->bd[k];
-        const double *S = d->S + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
+        const double *S = d->Hstar + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
         double VJ[6];
         mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
         for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
         if (B->jtype != MCD_JOINT_FREE) {
-            mcd_motion_cross(b->c, Vp, VJ);
-        } else { /* c = V x V_J - V_Jr x V_Jt */
+            mcd_motion_cross(b->a, Vp, VJ);
+        } else { /* a = V x V_J - V_Jr x V_Jt */
             double Vt[6], Vr[6], t[6];
             mcd_hinge_apply(Vt, S, 3, qd + B->vadr);
             mcd_hinge_apply(Vr, S + 18, 3, qd + B->vadr + 3);
-            mcd_motion_cross(b->c, b->V, VJ);
+            mcd_motion_cross(b->a, b->V, VJ);
             mcd_motion_cross(t, Vr, Vt);
-            for (int i = 0; i < 6; i++) b->c[i] -= t[i];
+            for (int i = 0; i < 6; i++) b->a[i] -= t[i];
         }
-        if (bias) {
+        if (bias) { /* b(k) = V x* (M V) */
             double h[6];
-            mcd_sym6_mul_v(h, &b->I, b->V);
-            mcd_force_cross(b->f, b->V, h);
+            mcd_sym6_mul_v(h, &b->M, b->V);
+            mcd_force_cross(b->z, b->V, h);
         }
     }
 }

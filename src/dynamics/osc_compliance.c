@@ -3,7 +3,7 @@
  *
  * With spatial vectors referred to the world origin, the articulated-body
  * factorization gives for each body the 6x6 operators
- *   tau-bar(k)   = I - G(k) H(k),          G = P H^* D^{-1} = U D^{-1}
+ *   tau-bar(k)   = I - G(k) H(k),          G = P H^* D^{-1} (data.h)
  *   tau-bar^*(k) = I - H^*(k) G(k)^T
  * A unit force on body j reaches its ancestors as Psi(j, a) f (the tip-to-
  * base bias sweep with T = 0), and the resulting acceleration spreads down
@@ -15,30 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* X = tau-bar(k) X, i.e. X - G (H X), for a 6x6 row-major X. */
-static void tau_bar_left(const double *S, const double *U, const double *Dinv, int n, double *X)
+/* X = tau-bar(k) X = X - G (H X) for a 6x6 row-major X; H^* and G have
+ * n columns of 6. */
+static void tau_bar_left(const double *Hs, const double *G, int n, double *X)
 {
-    if (n == 1) { /* X - g (s^T X), g = u / D */
-        double sX[6];
-        for (int j = 0; j < 6; j++)
-            sX[j] = S[0] * X[j] + S[1] * X[6 + j] + S[2] * X[12 + j] + S[3] * X[18 + j] +
-                    S[4] * X[24 + j] + S[5] * X[30 + j];
-        for (int i = 0; i < 6; i++) {
-            const double gi = U[i] * Dinv[0];
-            for (int j = 0; j < 6; j++) X[6 * i + j] -= gi * sX[j];
-        }
-        return;
-    }
-    double HX[36], G[36];
-    for (int c = 0; c < n; c++) /* G = U Dinv, 6 x n (column c contiguous) */
-        for (int i = 0; i < 6; i++) {
-            G[6 * c + i] = 0.0;
-            for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
-        }
+    double HX[36]; /* n x 6 */
     for (int r = 0; r < n; r++)
         for (int j = 0; j < 6; j++) {
             double t = 0.0;
-            for (int i = 0; i < 6; i++) t += S[6 * r + i] * X[6 * i + j];
+            for (int i = 0; i < 6; i++) t += Hs[6 * r + i] * X[6 * i + j];
             HX[6 * r + j] = t;
         }
     for (int i = 0; i < 6; i++)
@@ -49,26 +34,20 @@ static void tau_bar_left(const double *S, const double *U, const double *Dinv, i
         }
 }
 
-/* X = X tau-bar(k), i.e. X - (X G) H, for a 6x6 row-major X. */
-static void tau_bar_right(const double *S, const double *U, const double *Dinv, int n, double *X)
+/* X = X tau-bar(k) = X - (X G) H for a 6x6 row-major X. */
+static void tau_bar_right(const double *Hs, const double *G, int n, double *X)
 {
-    double XU[36], XG[36];
+    double XG[36]; /* 6 x n */
     for (int i = 0; i < 6; i++)
-        for (int l = 0; l < n; l++) {
-            double t = 0.0;
-            for (int k = 0; k < 6; k++) t += X[6 * i + k] * U[6 * l + k];
-            XU[n * i + l] = t;
-        }
-    for (int i = 0; i < 6; i++) /* X G = X U Dinv, 6 x n */
         for (int c = 0; c < n; c++) {
             double t = 0.0;
-            for (int l = 0; l < n; l++) t += XU[n * i + l] * Dinv[n * l + c];
+            for (int k = 0; k < 6; k++) t += X[6 * i + k] * G[6 * c + k];
             XG[n * i + c] = t;
         }
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++) {
             double t = 0.0;
-            for (int c = 0; c < n; c++) t += XG[n * i + c] * S[6 * c + j];
+            for (int c = 0; c < n; c++) t += XG[n * i + c] * Hs[6 * c + j];
             X[6 * i + j] -= t;
         }
 }
@@ -85,28 +64,30 @@ static int by_decreasing_index(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Marks the bodies carrying points, their ancestors, and the key bodies
- * (point bodies and branch points of the union of the points' paths),
- * visiting only that union: w->path lists it, children before parents
- * (parents have lower indices), in O(path + path log path). */
+/* Marks the union of the points' paths to the root (w->marked, MCD_OSC_*
+ * values of osc_internal.h), lists it in w->path children before parents
+ * (parents have lower indices), and gives a key slot to each key body: a
+ * body carrying a point, or a branch point where two marked subtrees meet.
+ * Visits only that union, in O(path + path log path). Returns the number
+ * of key slots. */
 static int mark_key_bodies(const mcd_model *m, mcd_osc_ws *w, int K, const mcd_osc_point *pts)
 {
     w->npath = 0;
     for (int i = 0; i < K; i++) {
         const int b = pts[i].body;
-        if (!w->marked[b]) w->path[w->npath++] = b;
-        w->marked[b] = 2; /* 2: carries a point */
-        for (int p = m->body[b].parent; p >= 0 && !w->marked[p]; p = m->body[p].parent) {
-            w->marked[p] = 1;
+        if (w->marked[b] == MCD_OSC_OFF_PATH) w->path[w->npath++] = b;
+        w->marked[b] = MCD_OSC_CARRIES_POINT;
+        for (int p = m->body[b].parent; p >= 0 && w->marked[p] == MCD_OSC_OFF_PATH;
+             p = m->body[p].parent) {
+            w->marked[p] = MCD_OSC_ON_PATH;
             w->path[w->npath++] = p;
         }
     }
     qsort(w->path, (size_t)w->npath, sizeof *w->path, by_decreasing_index);
     int nslot = 0;
-    for (int i = 0; i < w->npath; i++) {
+    for (int i = 0; i < w->npath; i++) { /* children first: nbranch[k] is complete */
         const int k = w->path[i];
-        if (w->marked[k] == 2 || w->nbranch[k] >= 2) w->key_slot[k] = nslot++;
-        w->marked[k] = 1;
+        if (w->marked[k] == MCD_OSC_CARRIES_POINT || w->nbranch[k] >= 2) w->key_slot[k] = nslot++;
         if (m->body[k].parent >= 0) w->nbranch[m->body[k].parent]++;
     }
     return nslot;
@@ -117,21 +98,19 @@ static void unmark(mcd_osc_ws *w)
 {
     for (int i = 0; i < w->npath; i++) {
         const int k = w->path[i];
-        w->marked[k] = 0, w->nbranch[k] = 0, w->key_slot[k] = -1;
+        w->marked[k] = MCD_OSC_OFF_PATH, w->nbranch[k] = 0, w->key_slot[k] = -1;
     }
     w->npath = 0;
 }
 
-/* Omega(k) for a one-column hinge (s, u, D), from Omega(p), exploiting
- * symmetry: with g = u / D and h = Omega(p) g,
- *   tau-bar^T Omega(p) tau-bar + s s^T / D
+/* Omega(k) for a one-column hinge (s, g = G(k), D^{-1}), from Omega(p),
+ * exploiting symmetry: with h = Omega(p) g,
+ *   tau-bar^* Omega(p) tau-bar + s s^T / D
  *     = Omega(p) - s h^T - h s^T + (g^T h + 1/D) s s^T. */
-static void omega_one_dof(const double *s, const double *u, double Dinv, const double *Op,
+static void omega_one_dof(const double *s, const double *g, double Dinv, const double *Op,
                           double *Om)
 {
-    double g[6], h[6];
-    for (int i = 0; i < 6; i++) g[i] = u[i] * Dinv;
-    double alpha = Dinv;
+    double h[6], alpha = Dinv;
     for (int i = 0; i < 6; i++) {
         h[i] = Op[6 * i] * g[0] + Op[6 * i + 1] * g[1] + Op[6 * i + 2] * g[2] +
                Op[6 * i + 3] * g[3] + Op[6 * i + 4] * g[4] + Op[6 * i + 5] * g[5];
@@ -145,19 +124,19 @@ static void omega_one_dof(const double *s, const double *u, double Dinv, const d
 
 /* Om += H^* D^{-1} H for an n-column hinge: E = D^{-1} H (n x 6) first,
  * then the 6 x 6 product H^* E, O(36 n + 6 n^2) instead of O(36 n^2). */
-static void add_hinge_term(const double *S, const double *Dinv, int n, double *Om)
+static void add_hinge_term(const double *Hs, const double *Dinv, int n, double *Om)
 {
     double E[36];
     for (int r = 0; r < n; r++)
         for (int j = 0; j < 6; j++) {
             double t = 0.0;
-            for (int c = 0; c < n; c++) t += Dinv[n * r + c] * S[6 * c + j];
+            for (int c = 0; c < n; c++) t += Dinv[n * r + c] * Hs[6 * c + j];
             E[6 * r + j] = t;
         }
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++) {
             double t = 0.0;
-            for (int r = 0; r < n; r++) t += S[6 * r + i] * E[6 * r + j];
+            for (int r = 0; r < n; r++) t += Hs[6 * r + i] * E[6 * r + j];
             Om[6 * i + j] += t;
         }
 }
@@ -170,24 +149,25 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
         const int k = w->path[i];
         const mcd_body *B = &m->body[k];
         const int n = B->nv;
-        const double *S = d->S + 6 * B->vadr, *U = d->U + 6 * B->vadr, *Dinv = d->bd[k].Dinv;
+        const double *Hs = d->Hstar + 6 * B->vadr, *G = d->G + 6 * B->vadr;
+        const double *Dinv = d->Dinv + 6 * B->vadr;
         const double *Op = B->parent >= 0 ? w->Omega + 36 * B->parent : zero;
         double *Om = w->Omega + 36 * k;
         if (n == 1) {
-            omega_one_dof(S, U, Dinv[0], Op, Om);
+            omega_one_dof(Hs, G, Dinv[0], Op, Om);
             continue;
         }
         if (B->parent >= 0) { /* Y = Omega(p) tau-bar; Om = Y^T tau-bar (Omega(p) symmetric) */
             double T[36];
             memcpy(T, Op, sizeof T);
-            tau_bar_right(S, U, Dinv, n, T);
+            tau_bar_right(Hs, G, n, T);
             for (int i = 0; i < 6; i++)
                 for (int j = 0; j < 6; j++) Om[6 * i + j] = T[6 * j + i];
-            tau_bar_right(S, U, Dinv, n, Om);
+            tau_bar_right(Hs, G, n, Om);
         } else { /* Omega(world) = 0: only the last term */
             memset(Om, 0, 36 * sizeof *Om);
         }
-        add_hinge_term(S, Dinv, n, Om);
+        add_hinge_term(Hs, Dinv, n, Om);
     }
 }
 
@@ -208,25 +188,37 @@ static void segment_products(const mcd_model *m, const mcd_data *d, mcd_osc_ws *
         mat6_identity(Psi);
         for (int b = k; b != top; b = m->body[b].parent) {
             const mcd_body *B = &m->body[b];
-            tau_bar_left(d->S + 6 * B->vadr, d->U + 6 * B->vadr, d->bd[b].Dinv, B->nv, Psi);
+            tau_bar_left(d->Hstar + 6 * B->vadr, d->G + 6 * B->vadr, B->nv, Psi);
         }
     }
 }
 
-/* Z = phi(x) restricted to its last r columns (6 x r, row-major): phi maps a
- * point force [n; F] to [n + x x F; F]; the linear columns are [x~; I]. */
+/* Matrices "6 x r" below have r = rows columns (3: point forces, 6: point
+ * wrenches [n; F]), row-major with leading dimension r. */
+
+/* Z = the last r columns of phi(x) = [[I, x~], [0, I]], which maps a
+ * wrench [n; F] at the point x to [n + x x F; F] about the world origin. */
 static void point_map(const double x[3], int r, double *Z)
 {
     double X[9];
     mcd_m3_skew(X, x);
     memset(Z, 0, 6 * (size_t)r * sizeof *Z);
-    const int off = 6 - r;
+    const int force = r - 3; /* column of F's first entry in Z */
+    for (int i = 0; i < 3; i++) {
+        if (r == MCD_OSC_SPATIAL) Z[r * i + i] = 1.0;                    /* n -> n */
+        for (int j = 0; j < 3; j++) Z[r * i + force + j] = X[3 * i + j]; /* F -> x x F */
+        Z[r * (3 + i) + force + i] = 1.0;                                /* F -> F */
+    }
+}
+
+/* C = A B for a 6x6 row-major A and a 6 x r B (C is 6 x r). */
+static void mat6_times_6xr(const double *A, const double *B, int r, double *C)
+{
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < r; j++) {
-            const int col = off + j; /* column of phi */
-            if (i < 3 && col < 3) Z[r * i + j] = i == col;
-            if (i < 3 && col >= 3) Z[r * i + j] = X[3 * i + col - 3];
-            if (i >= 3 && col >= 3) Z[r * i + j] = (i == col);
+            double t = 0.0;
+            for (int k = 0; k < 6; k++) t += A[6 * i + k] * B[r * k + j];
+            C[r * i + j] = t;
         }
 }
 
@@ -242,24 +234,19 @@ static void point_chains(const mcd_osc_ws *w, int K, const mcd_osc_point *pts, i
         slots[0] = s;
         point_map(pts[i].x, r, Z);
         for (len = 1; w->slot_parent[s] >= 0; len++) {
-            const double *Ps = w->Psi_seg + 36 * s, *Zp = Z + 36 * (len - 1);
-            double *Zn = Z + 36 * len;
             slots[len] = w->slot_parent[s];
-            for (int a = 0; a < 6; a++)
-                for (int b = 0; b < r; b++) {
-                    double t = 0.0;
-                    for (int c = 0; c < 6; c++) t += Ps[6 * a + c] * Zp[r * c + b];
-                    Zn[r * a + b] = t;
-                }
+            mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
             s = slots[len];
         }
         w->chain_len[i] = len;
     }
 }
 
-/* Index pair of the lowest common key ancestor in two chains (slots decrease
- * towards the root since parents have lower body indices... and key slots are
- * numbered tip to base); returns 0 if the points are in different trees. */
+/* Index pair of the lowest common key ancestor in the chains of points i
+ * and j; returns 0 if the points are in different trees. Key slots are
+ * numbered in decreasing body index and a parent's index is lower than its
+ * child's, so along a chain the slots increase towards the root: the chain
+ * at the smaller slot steps up until the two meet. */
 static int common_ancestor(const mcd_osc_ws *w, int i, int j, int *ci, int *cj)
 {
     const int *a = w->chain_slot + (size_t)i * w->max_chain;
@@ -271,7 +258,7 @@ static int common_ancestor(const mcd_osc_ws *w, int i, int j, int *ci, int *cj)
             *cj = q;
             return 1;
         }
-        if (a[p] < b[q]) /* smaller slot = deeper body: step it up */
+        if (a[p] < b[q])
             p++;
         else
             q++;
@@ -284,12 +271,7 @@ static void write_block(const double *Zi, const double *Om, const double *Zj, in
                         double *out)
 {
     double T[36]; /* Omega Z_j, 6 x r */
-    for (int a = 0; a < 6; a++)
-        for (int b = 0; b < r; b++) {
-            double t = 0.0;
-            for (int c = 0; c < 6; c++) t += Om[6 * a + c] * Zj[r * c + b];
-            T[r * a + b] = t;
-        }
+    mat6_times_6xr(Om, Zj, r, T);
     for (int a = 0; a < r; a++)
         for (int b = 0; b < r; b++) {
             double t = 0.0;
@@ -394,7 +376,7 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
 {
     if (!m || !d || K < 0 || (K > 0 && (!pts || !F)) || !dqd) return MCD_ERR_ARG;
     if (!d->factor_valid) return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_apply: no factorization");
-    for (int k = 0; k < m->nbody; k++) memset(d->bd[k].f, 0, sizeof d->bd[k].f);
+    for (int k = 0; k < m->nbody; k++) memset(d->bd[k].z, 0, sizeof d->bd[k].z);
     const int r = (int)rows;
     for (int i = 0; i < K; i++) { /* b(k) = -f_ext, f_ext = [n + x x F; F] about the origin */
         const double *f = F + (size_t)r * i;
@@ -403,7 +385,7 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
         if (r == 6) mcd_v3_copy(n, f);
         if (!mcd_v3_isfinite(n) || !mcd_v3_isfinite(lin))
             return mcd_fail(&d->err, MCD_ERR_NONFINITE, "impulse on point %d is not finite", i);
-        double *z = d->bd[pts[i].body].f;
+        double *z = d->bd[pts[i].body].z;
         mcd_v3_cross(t, pts[i].x, lin);
         for (int j = 0; j < 3; j++) {
             z[j] -= n[j] + t[j];

@@ -4,6 +4,13 @@
 
 #include "mcdyn/osc.h"
 
+/* Where a body stands with respect to the points of one call. */
+enum {
+    MCD_OSC_OFF_PATH = 0,      /* neither it nor a descendant carries a point */
+    MCD_OSC_ON_PATH = 1,       /* a descendant carries a point */
+    MCD_OSC_CARRIES_POINT = 2, /* it carries a point */
+};
+
 typedef struct mcd_osc_ws {
     int capacity;  /* points per call */
     int max_chain; /* key ancestors per point: min(2 capacity - 1, tree depth) */
@@ -11,7 +18,7 @@ typedef struct mcd_osc_ws {
      * mcd_osc_compliance, which resets only the bodies on its path */
     double *Omega; /* 36 per body: Omega(k), row-major */
     int *key_slot; /* slot of a key body, -1 otherwise */
-    int *marked;   /* 1 if the body or a descendant carries a point */
+    int *marked;   /* MCD_OSC_OFF_PATH, MCD_OSC_ON_PATH or MCD_OSC_CARRIES_POINT */
     int *nbranch;  /* children whose subtree carries a point */
     int *path;     /* the marked bodies of the current call, in decreasing index order */
     int npath;
@@ -22,7 +29,8 @@ typedef struct mcd_osc_ws {
     /* per point */
     int *chain_len;        /* number of key ancestors (the point's own body first) */
     int *chain_slot;       /* max_chain per point */
-    double *chain_Psi;     /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r */
+    double *chain_Psi;     /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r
+                            * row-major, r = the call's rows (osc_compliance.c) */
     mcd_osc_point *points; /* capacity: node positions for mcd_node_compliance */
 } mcd_osc_ws;
 

@@ -3,6 +3,7 @@
  * the relative error is max|a - b| / max(1, max|b|). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +334,64 @@ START_TEST(quaternion_integration_stays_unit)
 }
 END_TEST
 
+/* Revolute hinges about the coordinate axes +-x, +-y, +-z take a
+ * specialised path in the kinematics (two columns of the joint frame
+ * turned); it must give the pose of the general formula X_world(parent)
+ * X_tree R(axis, q) (Rodrigues, spatial.h) and the hinge column
+ * [w; p x w], w = R_world axis. Both are products of at most six unit
+ * rotations with O(1) offsets, so they agree to a few ulp: 1e-13. */
+START_TEST(coordinate_axis_kinematics_matches_rodrigues)
+{
+    static const double axes[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
+                                      {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
+    test_rng r = {0x5eed17};
+    mcd_builder *b = NULL;
+    mcd_error err = {0};
+    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
+    for (int i = 0; i < 6; i++) {
+        mcd_link_desc desc = mcd_link_desc_default();
+        char name[32];
+        snprintf(name, sizeof name, "link%d", i);
+        desc.name = name;
+        desc.parent = i - 1;
+        desc.jtype = MCD_JOINT_REVOLUTE;
+        mcd_m3_rpy(desc.origin.R, test_uniform(&r, -3, 3), test_uniform(&r, -1.5, 1.5),
+                   test_uniform(&r, -3, 3));
+        mcd_v3_set(desc.origin.p, test_uniform(&r, -1, 1), test_uniform(&r, -1, 1),
+                   test_uniform(&r, -1, 1));
+        mcd_v3_copy(desc.axis, axes[i]);
+        desc.mass.mass = 1.0;
+        desc.mass.inertia[0] = desc.mass.inertia[4] = desc.mass.inertia[8] = 0.01;
+        ck_assert_int_eq(mcd_builder_add_link(b, &desc, NULL, &err), MCD_OK);
+    }
+    mcd_model *m = NULL;
+    ck_assert_msg(mcd_model_build(b, &m, &err) == MCD_OK, "%s", err.msg);
+    mcd_builder_free(b);
+    mcd_data *d = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, &err), MCD_OK);
+    double q[6];
+    for (int i = 0; i < 6; i++) q[i] = test_uniform(&r, -3, 3);
+    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
+    mcd_pose X = {{1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}, Xpj, XJ = X, Xk;
+    for (int k = 0; k < m->nbody; k++) {
+        const mcd_body *B = &m->body[k];
+        mcd_pose_mul(&Xpj, &X, &B->X_tree);
+        mcd_m3_axis_angle(XJ.R, B->axis, q[B->qadr]);
+        mcd_pose_mul(&Xk, &Xpj, &XJ);
+        double s[6];
+        mcd_m3_mul_v(s, Xk.R, B->axis);
+        mcd_v3_cross(s + 3, Xk.p, s);
+        const double *Xw = d->bd[k].X_world.R, *S = d->Hstar + 6 * B->vadr;
+        for (int i = 0; i < 9; i++) ck_assert_double_eq_tol(Xw[i], Xk.R[i], 1e-13);
+        for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(d->bd[k].X_world.p[i], Xk.p[i], 1e-13);
+        for (int i = 0; i < 6; i++) ck_assert_double_eq_tol(S[i], s[i], 1e-13);
+        X = Xk;
+    }
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
 Suite *dynamics_suite(void)
 {
     Suite *s = suite_create("dynamics");
@@ -346,6 +405,7 @@ Suite *dynamics_suite(void)
     tcase_add_test(tc, external_force_matches_jacobian_transpose);
     tcase_add_test(tc, energy_drift_conservative_chain);
     tcase_add_test(tc, quaternion_integration_stays_unit);
+    tcase_add_test(tc, coordinate_axis_kinematics_matches_rodrigues);
     suite_add_tcase(s, tc);
     return s;
 }
