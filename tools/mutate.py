@@ -4,6 +4,7 @@ the committed tree, rebuilds, runs the whole test suite and reports which
 mutants the suite kills.
 
     tools/mutate.sh [--only ID[,ID...]] [--report FILE] [--keep DIR]
+                    [--timeout-multiplier X]
 
 A mutant is a one-line change that looks like a real bug. It is *killed*
 when at least one test fails (or times out); it *survives* when the whole
@@ -75,7 +76,8 @@ def run(cmd, cwd, log, timeout=None):
 
 
 def first_failure(build):
-    """Name of the first test meson's log records as failed, or ''."""
+    """Name of the first test meson's log records as failed, with
+    '(timeout)' when it ran out of time (a suspect kill under load), or ''."""
     log = os.path.join(build, "meson-logs", "testlog.json")
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
@@ -84,8 +86,10 @@ def first_failure(build):
                     entry = json.loads(line)
                 except ValueError:
                     continue
-                if entry.get("result") not in ("OK", "SKIP", "EXPECTEDFAIL"):
-                    return entry.get("name", "")
+                result = entry.get("result")
+                if result not in ("OK", "SKIP", "EXPECTEDFAIL"):
+                    name = entry.get("name", "")
+                    return f"{name} (timeout)" if result == "TIMEOUT" else name
     except OSError:
         pass
     return ""
@@ -97,6 +101,10 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated mutant ids")
     ap.add_argument("--report", default="", help="write a Markdown table here")
     ap.add_argument("--keep", default="", help="work in this directory and keep it")
+    ap.add_argument("--timeout-multiplier", type=float, default=0.5,
+                    help="meson's multiplier of the tests' timeouts for the mutated runs "
+                         "(0.5 ends a mutant that loops forever sooner; raise it on a loaded "
+                         "machine, where a kill by timeout is suspect)")
     args = ap.parse_args()
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -133,7 +141,8 @@ def main():
         sys.exit(f"the unmutated tree does not build: {log}")
     # the unmutated suite must pass, or every mutant would count as killed
     if run(["meson", "test", "-C", build, "--no-rebuild", "--no-suite", "format",
-            "--num-processes", "2"], src, log) != 0:
+            "--num-processes", "2",
+            "--timeout-multiplier", str(max(1.0, args.timeout_multiplier))], src, log) != 0:
         sys.exit(f"the unmutated suite fails ({first_failure(build)}): {log}")
     results = []
     for k, m in enumerate(mutants, 1):
@@ -158,7 +167,8 @@ def main():
             else:
                 rc = run(["meson", "test", "-C", build, "--no-rebuild", "--maxfail", "1",
                           "--no-suite", "format",
-                          "--num-processes", "2", "--timeout-multiplier", "0.5",
+                          "--num-processes", "2",
+                          "--timeout-multiplier", str(args.timeout_multiplier),
                           "--print-errorlogs"], src, log, timeout=3600)
                 killer = first_failure(build)
                 outcome = "killed" if rc != 0 else "survived"
