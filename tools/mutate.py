@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Mutation campaign: applies each mutant of tests/mutants.txt to a copy of
-the committed tree, rebuilds, runs the whole test suite and reports which
+the committed tree, rebuilds (two jobs), runs the whole test suite and reports which
 mutants the suite kills.
 
     tools/mutate.sh [--only ID[,ID...]] [--report FILE] [--keep DIR]
@@ -137,7 +137,7 @@ def main():
         if run(["meson", "setup", build, "-Dbuildtype=release"], src, log) != 0:
             sys.exit(f"meson setup failed: {log}")
     print(f"work directory {work}; log {log}", flush=True)
-    if run(["ninja", "-C", build], src, log) != 0:
+    if run(["ninja", "-C", build, "-j2"], src, log) != 0:
         sys.exit(f"the unmutated tree does not build: {log}")
     # the unmutated suite must pass, or every mutant would count as killed
     if run(["meson", "test", "-C", build, "--no-rebuild", "--no-suite", "format",
@@ -162,7 +162,7 @@ def main():
         with open(path, "w", encoding="utf-8") as f:
             f.write(text.replace(m["old"], m["new"]))
         try:
-            if run(["ninja", "-C", build], src, log) != 0:
+            if run(["ninja", "-C", build, "-j2"], src, log) != 0:
                 outcome, detail = "error", "does not build"
             else:
                 rc = run(["meson", "test", "-C", build, "--no-rebuild", "--maxfail", "1",
@@ -179,7 +179,7 @@ def main():
         results.append((m, outcome, detail))
         print(f"[{k}/{len(mutants)}] {m['id']}: {outcome.upper()} {detail} "
               f"({time.time() - t0:.0f} s)", flush=True)
-    run(["ninja", "-C", build], src, log)  # leave the copy built unmutated
+    run(["ninja", "-C", build, "-j2"], src, log)  # leave the copy built unmutated
     counted = [r for r in results if r[1] != "error"]
     killed = sum(1 for r in counted if r[1] == "killed")
     errors = [r for r in results if r[1] == "error"]
