@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Mutation campaign: applies each mutant of tests/mutants.txt to a copy of
-the committed tree, rebuilds, runs the whole test suite and reports which
+the committed tree, rebuilds (two jobs), runs the whole test suite and reports which
 mutants the suite kills.
 
     tools/mutate.sh [--only ID[,ID...]] [--report FILE] [--keep DIR]
+                    [--timeout-multiplier X]
 
 A mutant is a one-line change that looks like a real bug. It is *killed*
 when at least one test fails (or times out); it *survives* when the whole
@@ -75,7 +76,8 @@ def run(cmd, cwd, log, timeout=None):
 
 
 def first_failure(build):
-    """Name of the first test meson's log records as failed, or ''."""
+    """Name of the first test meson's log records as failed, with
+    '(timeout)' when it ran out of time (a suspect kill under load), or ''."""
     log = os.path.join(build, "meson-logs", "testlog.json")
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
@@ -84,8 +86,10 @@ def first_failure(build):
                     entry = json.loads(line)
                 except ValueError:
                     continue
-                if entry.get("result") not in ("OK", "SKIP", "EXPECTEDFAIL"):
-                    return entry.get("name", "")
+                result = entry.get("result")
+                if result not in ("OK", "SKIP", "EXPECTEDFAIL"):
+                    name = entry.get("name", "")
+                    return f"{name} (timeout)" if result == "TIMEOUT" else name
     except OSError:
         pass
     return ""
@@ -97,6 +101,10 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated mutant ids")
     ap.add_argument("--report", default="", help="write a Markdown table here")
     ap.add_argument("--keep", default="", help="work in this directory and keep it")
+    ap.add_argument("--timeout-multiplier", type=float, default=0.5,
+                    help="meson's multiplier of the tests' timeouts for the mutated runs "
+                         "(0.5 ends a mutant that loops forever sooner; raise it on a loaded "
+                         "machine, where a kill by timeout is suspect)")
     args = ap.parse_args()
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -129,11 +137,12 @@ def main():
         if run(["meson", "setup", build, "-Dbuildtype=release"], src, log) != 0:
             sys.exit(f"meson setup failed: {log}")
     print(f"work directory {work}; log {log}", flush=True)
-    if run(["ninja", "-C", build], src, log) != 0:
+    if run(["ninja", "-C", build, "-j2"], src, log) != 0:
         sys.exit(f"the unmutated tree does not build: {log}")
     # the unmutated suite must pass, or every mutant would count as killed
     if run(["meson", "test", "-C", build, "--no-rebuild", "--no-suite", "format",
-            "--num-processes", "2"], src, log) != 0:
+            "--num-processes", "2",
+            "--timeout-multiplier", str(max(1.0, args.timeout_multiplier))], src, log) != 0:
         sys.exit(f"the unmutated suite fails ({first_failure(build)}): {log}")
     results = []
     for k, m in enumerate(mutants, 1):
@@ -153,12 +162,13 @@ def main():
         with open(path, "w", encoding="utf-8") as f:
             f.write(text.replace(m["old"], m["new"]))
         try:
-            if run(["ninja", "-C", build], src, log) != 0:
+            if run(["ninja", "-C", build, "-j2"], src, log) != 0:
                 outcome, detail = "error", "does not build"
             else:
                 rc = run(["meson", "test", "-C", build, "--no-rebuild", "--maxfail", "1",
                           "--no-suite", "format",
-                          "--num-processes", "2", "--timeout-multiplier", "0.5",
+                          "--num-processes", "2",
+                          "--timeout-multiplier", str(args.timeout_multiplier),
                           "--print-errorlogs"], src, log, timeout=3600)
                 killer = first_failure(build)
                 outcome = "killed" if rc != 0 else "survived"
@@ -169,7 +179,7 @@ def main():
         results.append((m, outcome, detail))
         print(f"[{k}/{len(mutants)}] {m['id']}: {outcome.upper()} {detail} "
               f"({time.time() - t0:.0f} s)", flush=True)
-    run(["ninja", "-C", build], src, log)  # leave the copy built unmutated
+    run(["ninja", "-C", build, "-j2"], src, log)  # leave the copy built unmutated
     counted = [r for r in results if r[1] != "error"]
     killed = sum(1 for r in counted if r[1] == "killed")
     errors = [r for r in results if r[1] == "error"]

@@ -15,7 +15,7 @@
  *  - nu is the velocity of A's point relative to B's point; the constraint
  *    is imposed on nu+ = G_u(q-) qd+ with G_u held over the step (Eq. 25);
  *  - rows of the frictional-contact problem: closure rows first, then per
- *    contact (eta, f, o) — Siconos' order (normal first);
+ *    contact (eta, f, o) — Siconos' order (normal first; mcd_contact_row);
  *  - MLCP unknowns z = [p_b; (F_n, beta_1..beta_nf) per contact; sigma per
  *    contact], size n_b + n_c (n_f + 2); p_b free, the rest complementarity.
  *
@@ -34,6 +34,24 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The row order of a contact, named once (docs/contact.md, "Row order").
+ * Outputs follow the frame (f, o, eta): impulses (F_f, F_o, F_n),
+ * velocities (nu_f, nu_o, nu_n) and the frame's rows, index
+ * mcd_contact_axis. The problems (W, q, the solvers' r and u: Siconos'
+ * order, normal first) hold a contact's three rows as (F_n, F_f, F_o),
+ * index mcd_contact_row from the contact's first row. */
+typedef enum mcd_contact_axis {
+    MCD_AXIS_F = 0, /* the first tangent f */
+    MCD_AXIS_O = 1, /* the second tangent o = eta x f */
+    MCD_AXIS_N = 2  /* the normal eta */
+} mcd_contact_axis;
+
+typedef enum mcd_contact_row {
+    MCD_ROW_N = 0, /* normal */
+    MCD_ROW_F = 1, /* first tangent f */
+    MCD_ROW_O = 2  /* second tangent o */
+} mcd_contact_row;
 
 /* One contact constraint, as produced by collision detection (or by hand). */
 typedef struct mcd_contact_point {
@@ -156,7 +174,7 @@ mcd_status mcd_contact_joint_limits(const mcd_model *m, const mcd_data *d, const
 
 /* Results of the step, per contact k < ncontacts: impulses (F_f, F_o, F_n)
  * in the contact frame [N s], the frame (rows f, o, eta), and the
- * pre-step relative velocity (nu_f, nu_o, nu_n). */
+ * pre-step relative velocity (nu_f, nu_o, nu_n); index mcd_contact_axis. */
 int mcd_contact_count(const mcd_contact_ws *ws);
 const double *mcd_contact_impulse(const mcd_contact_ws *ws, int k);
 const double *mcd_contact_frame(const mcd_contact_ws *ws, int k);

@@ -71,6 +71,15 @@ struct mcd_contact_ws {
     mcd_contact_buf M, WT, mq, mlo, mhi; /* MLCP of the problem asked for last */
 };
 
+/* A contact's three problem rows (F_n, F_f, F_o) as outputs along the
+ * frame's axes (F_f, F_o, F_n) (contact.h: mcd_contact_row, _axis). */
+static inline void mcd_contact_rows_to_axes(const double *row, double *axis)
+{
+    axis[MCD_AXIS_F] = row[MCD_ROW_F];
+    axis[MCD_AXIS_O] = row[MCD_ROW_O];
+    axis[MCD_AXIS_N] = row[MCD_ROW_N];
+}
+
 /* Grows b to hold at least n doubles; MCD_ERR_NOMEM on failure (b kept). */
 mcd_status mcd_contact_reserve(mcd_contact_buf *b, size_t n);
 

@@ -138,8 +138,8 @@ static void previous_force(const mcd_nslcp_ws *w, const mcd_contact_ws *cws,
         if (dj <= dmin) dmin = dj, best = j;
     }
     const double *F = cws->frame + 9 * k;
-    lt[0] = best < 0 ? 0.0 : mcd_v3_dot(F, w->prev_lt + 3 * best);
-    lt[1] = best < 0 ? 0.0 : mcd_v3_dot(F + 3, w->prev_lt + 3 * best);
+    lt[0] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_F, w->prev_lt + 3 * best);
+    lt[1] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_O, w->prev_lt + 3 * best);
 }
 
 /* Stick/slide mode and directions of contact k (Eq. 18-20 or Eq. 31-34). */
@@ -166,7 +166,7 @@ static void directions(mcd_nslcp_ws *w, int k, const double ut[2], double mu,
 /* Row of W of free impulse i: closure rows, then (f, o) of each contact. */
 static int free_row(const mcd_nslcp_ws *w, int i)
 {
-    return i < w->nb ? i : w->nb + 3 * ((i - w->nb) / 2) + 1 + (i - w->nb) % 2;
+    return i < w->nb ? i : w->nb + 3 * ((i - w->nb) / 2) + MCD_ROW_F + (i - w->nb) % 2;
 }
 
 /* Per contact: mode, directions, relaxation eps (Eq. 40) and d (Eq. 41-42). */
@@ -178,7 +178,7 @@ static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_
     w->eps_b = 1.0 / (o->k_b * h * h + o->b_b * h);
     for (int k = 0; k < w->nc; k++) {
         const double *v = cws->out_velocity + 3 * k, *F = cws->frame + 9 * k; /* nu-: f, o, n */
-        for (int a = 0; a < 3; a++)
+        for (int a = 0; a < 3; a++) /* the frame's rows are its axes f, o, eta */
             w->back[3 * k + a] =
                 c[k].pos[a] - h * (v[0] * F[a] + v[1] * F[3 + a] + v[2] * F[6 + a]);
         directions(w, k, v, c[k].mu, o);
@@ -187,17 +187,18 @@ static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_
         w->eps_n[k] = 1.0 / (o->k_n * h * h + o->b_n * h);
         w->eps_t[k] = 1.0 / (o->k_t * h * h + o->b_t * h);
         const double phi = c[k].gap;
+        const double vn = v[MCD_AXIS_N];
         const int closes =
-            !copt->no_restitution && v[2] < -copt->restitution_velocity && phi + v[2] * h < 0;
+            !copt->no_restitution && vn < -copt->restitution_velocity && phi + vn * h < 0;
         /* Eq. (41): d = eps h k phi - u for a penetration; a positive gap may
          * close within the step; the restitution target replaces either
          * when larger (the rule of the other methods, contact.h) */
         const double bias = phi < 0 ? -w->eps_n[k] * h * o->k_n * phi : -phi / h;
-        w->d[3 * k] = closes ? -fmax(bias, -c[k].restitution * v[2]) : -bias;
+        w->d[3 * k + MCD_ROW_N] = closes ? -fmax(bias, -c[k].restitution * vn) : -bias;
         double lt[2];
         previous_force(w, cws, &c[k], k, o->match_distance, lt);
-        for (int a = 0; a < 2; a++) /* Eq. (42) */
-            w->d[3 * k + 1 + a] = -w->eps_t[k] * h * (lt[a] + o->b_t * v[a]);
+        for (int a = 0; a < 2; a++) /* Eq. (42): rows F, O along axes f, o */
+            w->d[3 * k + MCD_ROW_F + a] = -w->eps_t[k] * h * (lt[a] + o->b_t * v[MCD_AXIS_F + a]);
     }
     w->K = K;
     w->n = w->nc + 2 * K;
@@ -216,7 +217,7 @@ static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
         if (i >= w->nb) {
             const int k = (i - w->nb) / 2, a = (i - w->nb) % 2;
             w->Aff[(size_t)i * nf + i] += w->eps_t[k];
-            w->y0[i] = cws->nu_free[ri] + w->d[3 * k + 1 + a];
+            w->y0[i] = cws->nu_free[ri] + w->d[3 * k + MCD_ROW_F + a];
         } else { /* closure row: delta_b = u_b = 0, the drift is projected after the step */
             w->Aff[(size_t)i * nf + i] += w->eps_b;
             w->y0[i] = cws->nu_free[ri];
@@ -224,7 +225,7 @@ static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
     }
     memset(w->B, 0, (size_t)nf * (size_t)w->n * sizeof *w->B);
     for (int k = 0; k < nc; k++) {
-        const int rn = w->nb + 3 * k;
+        const int rn = w->nb + 3 * k + MCD_ROW_N;
         for (int i = 0; i < nf; i++)
             w->B[(size_t)k * nf + i] = cws->W.p[(size_t)free_row(w, i) * nr + rn];
         const double *e = w->dir + 2 * (size_t)w->max_dir * k;
@@ -257,11 +258,11 @@ static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_ns
         w->lo[i] = 0.0, w->hi[i] = INFINITY;
     }
     for (int k = 0; k < nc; k++) {
-        const int rn = w->nb + 3 * k;
+        const int rn = w->nb + 3 * k + MCD_ROW_N;
         for (int l = 0; l < nc; l++)
-            w->M[(size_t)k * n + l] += cws->W.p[(size_t)rn * nr + w->nb + 3 * l];
+            w->M[(size_t)k * n + l] += cws->W.p[(size_t)rn * nr + w->nb + 3 * l + MCD_ROW_N];
         w->M[(size_t)k * n + k] += w->eps_n[k];
-        w->q[k] += cws->nu_free[rn] + w->d[3 * k];
+        w->q[k] += cws->nu_free[rn] + w->d[3 * k + MCD_ROW_N];
         for (int j = 0; j < w->ndir[k]; j++) {
             const int up = nc + w->off[k] + j, lo = up + K;
             const double mu = w->mu_dir[(size_t)w->max_dir * k + j];
@@ -337,7 +338,10 @@ static void remember(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
 {
     for (int k = 0; k < w->nc; k++) {
         const double *F = cws->frame + 9 * k, *p = w->r + w->nb + 3 * k;
-        for (int a = 0; a < 3; a++) w->prev_lt[3 * k + a] = (p[1] * F[a] + p[2] * F[3 + a]) / w->h;
+        for (int a = 0; a < 3; a++)
+            w->prev_lt[3 * k + a] =
+                (p[MCD_ROW_F] * F[3 * MCD_AXIS_F + a] + p[MCD_ROW_O] * F[3 * MCD_AXIS_O + a]) /
+                w->h;
         mcd_v3_copy(w->prev_x + 3 * k, w->cur_x + 3 * k);
         w->prev_a[k] = w->cur_a[k], w->prev_b[k] = w->cur_b[k];
     }
@@ -359,7 +363,8 @@ mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z,
     memcpy(w->r, w->x, (size_t)w->nb * sizeof *w->r);
     for (int k = 0; k < w->nc; k++) {
         double *r = w->r + w->nb + 3 * k;
-        r[0] = z[k], r[1] = w->x[w->nb + 2 * k], r[2] = w->x[w->nb + 2 * k + 1];
+        r[MCD_ROW_N] = z[k], r[MCD_ROW_F] = w->x[w->nb + 2 * k],
+        r[MCD_ROW_O] = w->x[w->nb + 2 * k + 1];
     }
     if (mcd_contact_take_fc3d(cws, w->r) != MCD_OK)
         return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: non-finite impulses");

@@ -120,12 +120,12 @@ static void t_column(const mcd_contact_ws *w, const rows_view *v, int j, int *ro
     }
     const int k = (j - nb) / per, l = (j - nb) % per, base = nb + 3 * k;
     if (l == 0) {
-        row[0] = base, val[0] = 1.0, *count = 1;
+        row[0] = base + MCD_ROW_N, val[0] = 1.0, *count = 1;
         return;
     }
     const double th = w->theta[w->max_nf * step_contact(w, v, k) + l - 1];
-    row[0] = base + 1, val[0] = cos(th);
-    row[1] = base + 2, val[1] = sin(th);
+    row[0] = base + MCD_ROW_F, val[0] = cos(th);
+    row[1] = base + MCD_ROW_O, val[1] = sin(th);
     *count = 2;
 }
 
@@ -202,11 +202,9 @@ static mcd_status finish_impulses(mcd_contact_ws *w, const rows_view *v)
         if (!isfinite(w->impulse[i])) return MCD_ERR_NONFINITE;
         w->impulse[i] += w->prior[i]; /* the impact impulse (contact_impact.c) */
     }
-    for (int j = 0; j < v->nc; j++) { /* rows (F_n, F_f, F_o) -> (F_f, F_o, F_n) */
+    for (int j = 0; j < v->nc; j++) {
         const int k = step_contact(w, v, j);
-        const double *r = w->impulse + w->nb + 3 * k;
-        double *o = w->out_impulse + 3 * k;
-        o[0] = r[1], o[1] = r[2], o[2] = r[0];
+        mcd_contact_rows_to_axes(w->impulse + w->nb + 3 * k, w->out_impulse + 3 * k);
     }
     return MCD_OK;
 }

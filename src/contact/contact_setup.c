@@ -66,11 +66,12 @@ static void build_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, int n
             w->pts[np].body = c[k].body_b;
             mcd_v3_copy(w->pts[np++].x, c[k].pos);
         }
-        static const int order[3] = {2, 0, 1}; /* eta, f, o */
+        static const int axis_of_row[3] = {
+            [MCD_ROW_N] = MCD_AXIS_N, [MCD_ROW_F] = MCD_AXIS_F, [MCD_ROW_O] = MCD_AXIS_O};
         for (int r = 0; r < 3; r++, nr++) {
             double *a = w->coef + 6 * nr;
             a[0] = a[1] = a[2] = 0.0;
-            mcd_v3_copy(a + 3, F + 3 * order[r]);
+            mcd_v3_copy(a + 3, F + 3 * axis_of_row[r]);
             w->row_pa[nr] = pa;
             w->row_pb[nr] = pb;
         }
@@ -206,7 +207,8 @@ static void directions(mcd_contact_ws *w, int k, const mcd_contact_options *o)
     const double *v = w->out_velocity + 3 * k;
     double first = o->direction_angle;
     if (o->directions == MCD_DIRECTIONS_ALIGNED)
-        first = hypot(v[0], v[1]) > 1e-12 ? atan2(-v[1], -v[0]) : 0.0;
+        first = hypot(v[MCD_AXIS_F], v[MCD_AXIS_O]) > 1e-12 ? atan2(-v[MCD_AXIS_O], -v[MCD_AXIS_F])
+                                                            : 0.0;
     for (int j = 0; j < o->nf; j++) w->theta[w->max_nf * k + j] = first + 2.0 * M_PI * j / o->nf;
 }
 
@@ -228,10 +230,10 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
         return s;
     memcpy(w->fc_q, w->nu_free, (size_t)w->nrows * sizeof *w->fc_q);
     for (int k = 0; k < nc; k++) {
-        const int row = w->nb + 3 * k; /* eta, f, o */
+        const int row = w->nb + 3 * k;
         double *v = w->out_velocity + 3 * k;
-        v[0] = w->nu_minus[row + 1], v[1] = w->nu_minus[row + 2], v[2] = w->nu_minus[row];
-        w->fc_q[row] -= normal_target(&c[k], v[2], dt, &o);
+        mcd_contact_rows_to_axes(w->nu_minus + row, v);
+        w->fc_q[row + MCD_ROW_N] -= normal_target(&c[k], v[MCD_AXIS_N], dt, &o);
         directions(w, k, &o);
         memset(w->out_impulse + 3 * k, 0, 3 * sizeof *w->out_impulse);
     }

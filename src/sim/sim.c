@@ -81,7 +81,9 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->q = calloc(nq, sizeof *s->q), s->q_new = calloc(nq, sizeof *s->q_new);
     s->q_mid = calloc(nq, sizeof *s->q_mid);
     s->qd = calloc(nv, sizeof *s->qd), s->qd_new = calloc(nv, sizeof *s->qd_new);
-    s->tau = calloc(nv, sizeof *s->tau), s->v = calloc(nv, sizeof *s->v);
+    s->tau = calloc(nv, sizeof *s->tau);
+    /* advance()'s qd_advance: qd+ or (qd + qd+) / 2, the velocity q moves with */
+    s->v = calloc(nv, sizeof *s->v);
     if (!s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau || !s->v) {
         mcd_sim_free(s);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
@@ -249,12 +251,12 @@ static mcd_status detect(mcd_sim *s, const double *qs)
 static mcd_status advance(mcd_sim *s)
 {
     const mcd_model *m = s->m;
-    double *v = s->v;
+    double *qd_advance = s->v; /* the velocity q advances with */
     if (s->opt.integrator == MCD_INTEGRATOR_MIDPOINT)
-        for (int i = 0; i < m->nv; i++) v[i] = 0.5 * (s->qd[i] + s->qd_new[i]);
+        for (int i = 0; i < m->nv; i++) qd_advance[i] = 0.5 * (s->qd[i] + s->qd_new[i]);
     else
-        memcpy(v, s->qd_new, (size_t)m->nv * sizeof *v);
-    mcd_status st = mcd_integrate(m, s->q, v, s->opt.dt, s->q_new);
+        memcpy(qd_advance, s->qd_new, (size_t)m->nv * sizeof *qd_advance);
+    mcd_status st = mcd_integrate(m, s->q, qd_advance, s->opt.dt, s->q_new);
     if (st == MCD_OK && m->nclosure > 0)
         st = mcd_closure_project_position(m, s->d, s->q_new, s->opt.closure_tolerance, 20, NULL);
     if (st == MCD_OK && m->nclosure > 0)

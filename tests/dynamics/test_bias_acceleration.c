@@ -17,26 +17,11 @@
 #include <string.h>
 
 #include "common/random_model.h"
+#include "common/shared_robots.h"
 #include "mcdyn/mcdyn.h"
 
 #define FD_STEP 1e-4
 #define TOL     1e-6
-
-static mcd_model *load_shared(const char *file, int floating_base)
-{
-    const char *dir = getenv("MCDYN_SHARED");
-    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/example-robot-data/%s", dir, file);
-    mcd_urdf_options opt = mcd_urdf_default_options();
-    opt.floating_base = floating_base;
-    opt.ignore_mimic = 1;
-    opt.balance_inertia = 1;
-    mcd_model *m = NULL;
-    mcd_error err = {0};
-    ck_assert_msg(mcd_urdf_load_file(path, &opt, &m, &err) == MCD_OK, "%s: %s", path, err.msg);
-    return m;
-}
 
 /* A node on link at an offset and a tilt, so that both the point's lever
  * arm and its own axes matter. */
@@ -105,7 +90,7 @@ static void check_against_fd(const mcd_model *m, mcd_data *d, const double *q, c
 
 static void check_robot(const char *file, int floating_base, const char *link, unsigned seed)
 {
-    mcd_model *m = load_shared(file, floating_base);
+    mcd_model *m = test_load_robot(file, floating_base);
     const int node = add_node(m, link);
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
@@ -142,7 +127,7 @@ END_TEST
 /* At rest the bias acceleration is zero (no gravity in it), whatever q. */
 START_TEST(zero_at_rest)
 {
-    mcd_model *m = load_shared("panda_collision.urdf", 0);
+    mcd_model *m = test_load_robot("panda_collision.urdf", 0);
     const int node = add_node(m, "panda_hand_tcp");
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
@@ -160,7 +145,7 @@ END_TEST
 
 START_TEST(bad_input_is_refused)
 {
-    mcd_model *m = load_shared("panda_collision.urdf", 0);
+    mcd_model *m = test_load_robot("panda_collision.urdf", 0);
     const int node = add_node(m, "panda_hand_tcp");
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);

@@ -16,26 +16,11 @@
 #include <string.h>
 
 #include "common/random_model.h"
+#include "common/shared_robots.h"
 #include "mcdyn/mcdyn.h"
 
 #define PRODUCT_TOL 1e-8
 #define DENSE_TOL   1e-7
-
-static mcd_model *load_shared(const char *file, int floating_base)
-{
-    const char *dir = getenv("MCDYN_SHARED");
-    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/models/example-robot-data/%s", dir, file);
-    mcd_urdf_options opt = mcd_urdf_default_options();
-    opt.floating_base = floating_base;
-    opt.ignore_mimic = 1;
-    opt.balance_inertia = 1;
-    mcd_model *m = NULL;
-    mcd_error err = {0};
-    ck_assert_msg(mcd_urdf_load_file(path, &opt, &m, &err) == MCD_OK, "%s: %s", path, err.msg);
-    return m;
-}
 
 /* The origins of the named links as operational-space points (kinematics
  * of the last factorization in d). */
@@ -81,7 +66,7 @@ static void gauss_jordan_inverse(int n, const double *A, double *Ainv)
 static void check_inertia(const char *file, int floating_base, int K, const char *const *links,
                           mcd_osc_rows rows, unsigned seed)
 {
-    mcd_model *m = load_shared(file, floating_base);
+    mcd_model *m = test_load_robot(file, floating_base);
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
     test_rng r = {seed};
@@ -133,7 +118,7 @@ END_TEST
 /* The node variant factorizes M itself and agrees with the point variant. */
 START_TEST(node_variant_matches)
 {
-    mcd_model *m = load_shared("panda_collision.urdf", 0);
+    mcd_model *m = test_load_robot("panda_collision.urdf", 0);
     const int f = mcd_model_frame_index(m, "panda_hand_tcp");
     int node = -1;
     ck_assert_int_eq(mcd_model_add_node(m, "tcp", m->frame[f].body, &m->frame[f].pose, &node, NULL),
@@ -158,7 +143,7 @@ END_TEST
  * points on one body moving together are singular. */
 START_TEST(dependent_rows_are_refused)
 {
-    mcd_model *m = load_shared("panda_collision.urdf", 0);
+    mcd_model *m = test_load_robot("panda_collision.urdf", 0);
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
     double *q = calloc((size_t)m->nq, sizeof *q), out[144];

@@ -4,8 +4,7 @@
  *  - every solver runs the 20 s without failure;
  *  - the last link's height agrees between every pair of solvers within
  *    1 mm over the first 2 s;
- *  - penetration stays below 1 cm (measured 9.7 mm: with no penetration
- *    correction a contact sinks by at most one step of approach);
+ *  - penetration stays within one step of the fastest approach (below);
  *  - with e = 0 (no restitution; no actuation, friction and plastic impacts
  *    only dissipate) the total energy never increases by more than 0.1 J in
  *    a step and never exceeds its initial value by more than 0.1 J (1e-4 of
@@ -32,6 +31,20 @@ static mcd_scenario *load(void)
     return sc;
 }
 
+/* Penetration. The scene makes a contact only once gap <= 0 (activation
+ * distance 0) and corrects no penetration. A contact first reported at the
+ * start of a step was open at the start of the previous one, and the
+ * semi-implicit Euler step moved it in with the velocity it reports as
+ * nu_n- (q+ = q + h qd+, qd+ being this step's qd-): -gap <= h (-nu_n-), to
+ * first order. From then on nu_n+ >= 0 (Newton: >= -e nu_n-), so the gap
+ * does not decrease to first order. So max(-gap) <= h max(-nu_n-) over the
+ * run's contacts, plus second-order terms: the gap's curvature within a
+ * step (h a / 2 relative to h v: 0.3 % here for a ~ 75 m/s^2 centripetal)
+ * and its drift along persisting contacts, O(h^2) per step, which this
+ * argument does not bound: the margin 1.25 is for them (measured: 0.80 to
+ * 0.88 of h max(-nu_n-), 8.8 to 9.7 mm for 11.1 mm). */
+#define PENETRATION_MARGIN 1.25
+
 /* Height of the last link's centre of mass. */
 static double tip_height(const mcd_model *m, mcd_data *d, const double *q)
 {
@@ -54,15 +67,20 @@ START_TEST(five_solvers_agree_and_penetration_is_bounded)
         mcd_sim *s = mcd_runner_sim(r);
         const long n = mcd_runner_steps(r);
         ck_assert_int_eq(n, 20000);
-        double pen = 0.0;
+        double pen = 0.0, approach = 0.0;
         for (long i = 0; i < n; i++) {
             mcd_step_stats st;
             ck_assert_msg(mcd_runner_step(r, &st) == MCD_OK, "%s: %s", ov.solver, mcd_sim_error(s));
-            for (int c = 0; c < mcd_sim_ncontacts(s); c++)
+            for (int c = 0; c < mcd_sim_ncontacts(s); c++) {
                 pen = fmax(pen, -mcd_sim_contact(s, c)->gap);
+                approach =
+                    fmax(approach, -mcd_contact_velocity(mcd_sim_contact_ws(s), c)[MCD_AXIS_N]);
+            }
             if (i < 2000) heights[k][i] = tip_height(sc->model, mcd_sim_data(s), mcd_sim_q(s));
         }
-        ck_assert_msg(pen < 0.01, "%s: penetration %g m", ov.solver, pen);
+        const double bound = PENETRATION_MARGIN * sc->settings.dt * approach;
+        ck_assert_msg(pen <= bound, "%s: penetration %g m, more than %g x h x %g m/s", ov.solver,
+                      pen, PENETRATION_MARGIN, approach);
         mcd_runner_free(r);
         mcd_scenario_free(sc);
     }

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/lapack.h"
 #include "mcdyn/mcdyn.h"
+#include "solver/lemke.h"
 #include "mcdyn/problem_io.h"
 #include "common/contact_scenes.h"
 
@@ -36,14 +38,19 @@ static void read_box(mcd_problem_file *f)
                   err.msg);
 }
 
-/* Solves p with mlcp-lemke; asserts success and error <= ERROR_TOL. */
+/* Solves p with Lemke's method alone (the fallback chain off: its proximal
+ * PFB stage would hide a Lemke path gone wrong); asserts success and error
+ * <= ERROR_TOL. */
 static void solve_ok(const mcd_mlcp *p, double *z, mcd_solver_stats *st, const char *what)
 {
     mcd_solver_ws *ws;
     ck_assert_int_eq(mcd_solver_ws_create(p->n, &ws, NULL), MCD_OK);
     mcd_error err = {0};
-    mcd_status s = mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, p, NULL, z, st, &err);
+    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
+    o.fallback = MCD_FALLBACK_NONE;
+    mcd_status s = mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, p, &o, z, st, &err);
     ck_assert_msg(s == MCD_OK, "%s: %s", what, err.msg);
+    ck_assert_int_eq(st->stages, 1);
     double *w = malloc((size_t)p->n * sizeof *w);
     double e = mcd_mlcp_error(p, z, w);
     ck_assert_msg(e <= ERROR_TOL, "%s: error %g", what, e);
@@ -273,6 +280,7 @@ START_TEST(box_landings_never_fail)
         mcd_sim_options o = mcd_sim_default_options();
         o.solver = MCD_METHOD_MLCP_LEMKE;
         o.solver_opts = mcd_step_method_default_opts(o.solver);
+        o.solver_opts.fallback = MCD_FALLBACK_NONE; /* Lemke alone, as above */
         o.max_contacts = 8;
         mcd_sim *s = NULL;
         mcd_error err = {0};
@@ -333,6 +341,137 @@ START_TEST(infeasible_lcp_ends_on_a_ray)
 }
 END_TEST
 
+/* Lemke's method itself (src/solver/lemke.h, no solver around it),
+ * stopped after every pivot k (max_pivots = k) to look at its state. */
+typedef struct lemke_run {
+    double *mem;
+    int *imem;
+    mcd_lemke_ws w;
+} lemke_run;
+
+static void lemke_run_alloc(lemke_run *r, int m)
+{
+    r->mem = calloc((size_t)m * (2 * m + 5), sizeof *r->mem);
+    r->imem = calloc(3 * (size_t)m, sizeof *r->imem);
+    ck_assert(r->mem && r->imem);
+    double *d = r->mem;
+    int *i = r->imem;
+    r->w = (mcd_lemke_ws){.Binv = d,
+                          .B = d + m * m,
+                          .xB = d + 2 * m * m,
+                          .col = d + 2 * m * m + 2 * m,
+                          .tmp = d + 2 * m * m + 3 * m,
+                          .basis = i,
+                          .ties = i + m,
+                          .ipiv = i + 2 * m};
+}
+
+/* Entry l of the tableau column of variable v (w_j = j, zeta_j = m + j,
+ * z0 = 2m; the tableau is w - A zeta - e z0 = b): e_v, -A e_j, -e. */
+static double tableau(int m, const double *A, int v, int l)
+{
+    return v < m ? (l == v) : v < 2 * m ? -A[l * m + v - m] : -1.0;
+}
+
+/* The state after pivot k: an almost-complementary feasible basis.
+ *  - z0 is basic, no pair w_j, zeta_j is basic together, no variable twice;
+ *  - x_B >= 0 (bound shifting raises rounded zeros to 0);
+ *  - B x_B = b' (the shifted right-hand side), B assembled here from the
+ *    basic variables' columns. The method refactorizes when its estimate
+ *    of the error of x_B reaches 1e-10 of the scale of x_B and b', so the
+ *    residual stays below 1e-10 |B| scale (measured: 7e-15 on these data);
+ *  - the variable that entered is the complement of the one that left at
+ *    the previous pivot (Lemke's complementary pivot rule), z0 at pivot 1. */
+static void check_state(int m, const double *A, const int *before, const int *basis,
+                        const double *x, const double *bs, int left, const char *what, int k)
+{
+    int *seen = calloc(2 * (size_t)m + 1, sizeof *seen), entered = -1;
+    for (int i = 0; i < m; i++) {
+        ck_assert_msg(x[i] >= 0, "%s, pivot %d: x_B[%d] = %g", what, k, i, x[i]);
+        ck_assert_msg(!seen[basis[i]]++, "%s, pivot %d: variable %d twice", what, k, basis[i]);
+        if (basis[i] != before[i]) entered = basis[i];
+    }
+    ck_assert_msg(seen[2 * m], "%s, pivot %d: z0 is not basic", what, k);
+    for (int j = 0; j < m; j++)
+        ck_assert_msg(!(seen[j] && seen[m + j]), "%s, pivot %d: w_%d and zeta_%d basic", what, k, j,
+                      j);
+    int want = left < 0 ? 2 * m : left < m ? left + m : left - m;
+    ck_assert_msg(entered == want, "%s, pivot %d: %d entered, the rule says %d", what, k, entered,
+                  want);
+    double scale = 0, norm_B = 1, resid = 0;
+    for (int l = 0; l < m; l++) {
+        double t = bs[l], row = 0;
+        for (int i = 0; i < m; i++) {
+            t -= tableau(m, A, basis[i], l) * x[i];
+            row += fabs(tableau(m, A, basis[i], l));
+        }
+        resid = fmax(resid, fabs(t));
+        norm_B = fmax(norm_B, row);
+        scale = fmax(scale, fmax(fabs(x[l]), fabs(bs[l])));
+    }
+    ck_assert_msg(resid <= 1e-10 * norm_B * scale, "%s, pivot %d: |b' - B x_B| = %g (scale %g)",
+                  what, k, resid, scale);
+    free(seen);
+}
+
+/* Runs Lemke's method on (A, b) pivot by pivot, checking each state, and
+ * the LCP at the end: zeta >= 0, w = A zeta + b >= 0, zeta . w = 0 (to
+ * 1e-9 of the scale of b, as ERROR_TOL). */
+static void check_every_pivot(int m, const double *A, const double *b, const char *what)
+{
+    lemke_run r;
+    lemke_run_alloc(&r, m);
+    double *zeta = malloc((size_t)m * sizeof *zeta);
+    int *before = malloc((size_t)m * sizeof *before), left = -1, pivots = 0;
+    for (int i = 0; i < m; i++) before[i] = i; /* the start: every w basic */
+    for (int k = 1;; k++) {
+        mcd_status st = mcd_lemke(m, A, b, k, &r.w, zeta, &pivots);
+        if (st != MCD_ERR_NOT_CONVERGED) {
+            ck_assert_msg(st == MCD_OK, "%s: %s after %d pivots", what, mcd_status_str(st), pivots);
+            break;
+        }
+        check_state(m, A, before, r.w.basis, r.w.xB, r.w.xB + m, left, what, k);
+        for (int i = 0; i < m; i++)
+            if (r.w.basis[i] != before[i]) left = before[i];
+        memcpy(before, r.w.basis, (size_t)m * sizeof *before);
+    }
+    double bmax = 0;
+    for (int i = 0; i < m; i++) bmax = fmax(bmax, fabs(b[i]));
+    for (int i = 0; i < m; i++) {
+        double w = b[i];
+        for (int j = 0; j < m; j++) w += A[i * m + j] * zeta[j];
+        ck_assert_msg(zeta[i] >= 0 && w >= -1e-9 * bmax && fabs(zeta[i] * w) <= 1e-9 * bmax,
+                      "%s: row %d, zeta %g, w %g", what, i, zeta[i], w);
+    }
+    free(zeta);
+    free(before);
+    free(r.mem);
+    free(r.imem);
+}
+
+/* The captured box problem and random friction LCPs (no bilateral rows,
+ * so the MLCP is an LCP with A = M, b = q): every pivot's basis. */
+START_TEST(every_pivot_keeps_an_almost_complementary_feasible_basis)
+{
+    mcd_problem_file f;
+    read_box(&f);
+    check_every_pivot(24, f.mlcp.M, f.mlcp.q, "box");
+    mcd_problem_file_free(&f);
+    tu_rng rng = {2025};
+    for (int trial = 0; trial < 60; trial++) {
+        int nc0 = 3 + (int)tu_uniform(&rng, 0, 4), nc = nc0 + 1 + (int)tu_uniform(&rng, 0, 3);
+        int nf = 4 + 2 * (trial % 3);
+        mcd_mlcp p;
+        ck_assert_int_eq(mcd_mlcp_alloc(&p, nc * (nf + 2), NULL), MCD_OK);
+        friction_mlcp(&rng, 0, nc0, nc, nf, trial % 2 ? 1e-12 : 1e-6, &p);
+        char what[64];
+        snprintf(what, sizeof what, "trial %d (%d contacts, nf %d)", trial, nc, nf);
+        check_every_pivot(p.n, p.M, p.q, what);
+        mcd_mlcp_free(&p);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-lemke-degenerate");
@@ -345,6 +484,7 @@ int main(void)
     tcase_add_test(tc, random_redundant_contacts_are_solved);
     tcase_add_test(tc, box_landings_never_fail);
     tcase_add_test(tc, infeasible_lcp_ends_on_a_ray);
+    tcase_add_test(tc, every_pivot_keeps_an_almost_complementary_feasible_basis);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,9 +1,15 @@
-/* RLM's predicted decrease (src/solver/lm.h, Mylapilli & Jain Sec. 5.1)
- * against its definition: for the damped step (J^T J + lambda I) dx = -J^T
- * Phi, q(x) - q(x + dx) = 1/2 |Phi|^2 - 1/2 |Phi + J dx|^2, evaluated here
- * by forming Phi + J dx explicitly. The two agree to rounding: the terms
- * are O(|Phi|^2) and cancel at most by the factor cond(J^T J + lambda I),
- * kept below ~1e4 here, so 1e-10 relative to |Phi|^2 is safe. */
+/* The Levenberg-Marquardt methods' own rules (src/solver/lm.h), each
+ * against its definition:
+ *  - RLM's predicted decrease (Mylapilli & Jain Sec. 5.1): for the damped
+ *    step (J^T J + lambda I) dx = -J^T Phi, q(x) - q(x + dx) = 1/2 |Phi|^2
+ *    - 1/2 |Phi + J dx|^2, evaluated here by forming Phi + J dx
+ *    explicitly. The two agree to rounding: the terms are O(|Phi|^2) and
+ *    cancel at most by the factor cond(J^T J + lambda I), kept below ~1e4
+ *    here, so 1e-10 relative to |Phi|^2 is safe.
+ *  - PLM's sufficient decrease (Armijo, as in Kanzow & Petra's LMMCP):
+ *    every step of the monotone phase must satisfy psi(x+) <= psi(x) +
+ *    sigma grad psi . (x+ - x), run on PLM alone (no fallback chain) from a
+ *    point where the full Newton step decreases psi by almost nothing. */
 #include "base/lapack.h"
 #include "solver/lm.h"
 #include "solver_testutil.h"
@@ -60,12 +66,77 @@ START_TEST(predicted_decrease_equals_model_difference)
 }
 END_TEST
 
+/* Phi(x) = atan(x), n = 1: Newton's step x - atan(x) (1 + x^2) maps the
+ * 2-cycle point x* = 1.39174520027... to -x*, where psi is the same. From
+ * X0 just below x* the full step lands at -1.39173148, decreasing psi by
+ * 3.1e-6 of |grad psi . d| = 2 psi: a plain decrease test accepts it, and
+ * the iteration creeps along the repelling cycle; Armijo's test with sigma
+ * = 1e-4 (LMMCP's constant, lm_projected.c) rejects it and backtracks. The
+ * test records the accepted iterates (PLM evaluates the Jacobian at each
+ * one) and checks the condition from them. */
+#define ATAN_X0      1.39174
+#define ARMIJO_SIGMA 1e-4
+#define MONOTONE     5  /* PLM's monotone iterations (LMMCP's first five) */
+#define MAX_ITERATES 64 /* recorded; the run needs under ten */
+
+typedef struct atan_system {
+    double x[MAX_ITERATES + 1]; /* the iterates where the Jacobian was asked for, then the last */
+    int count;
+} atan_system;
+
+static void atan_residual(void *ctx, const double *x, double *phi)
+{
+    (void)ctx;
+    phi[0] = atan(x[0]);
+}
+
+static double atan_error(void *ctx, const double *x)
+{
+    (void)ctx;
+    return fabs(atan(x[0]));
+}
+
+static void atan_jacobian(void *ctx, const double *x, double *J)
+{
+    atan_system *s = ctx;
+    if (s->count < MAX_ITERATES) s->x[s->count++] = x[0];
+    J[0] = 1.0 / (1.0 + x[0] * x[0]);
+}
+
+START_TEST(plm_steps_satisfy_armijo)
+{
+    atan_system s = {.count = 0};
+    mcd_nls sys = {1, &s, atan_residual, atan_error, atan_jacobian, NULL, 0};
+    double J[1], A[2], H[1], phi[1], phi_trial[1], grad[1], step[1], x_trial[1], x_best[1];
+    double rhs[2];
+    mcd_lm_ws w = {J, A, H, phi, phi_trial, grad, step, x_trial, x_best, rhs, NULL, 0, NULL};
+    mcd_lm_opts o = {1e-12, 0.0, 1e-16, 100};
+    mcd_lm_result res;
+    double x = ATAN_X0;
+    ck_assert_int_eq(mcd_lm_projected(&sys, &o, &w, &x, &res), MCD_OK);
+    ck_assert_msg(fabs(atan(x)) <= 1e-12, "x = %g", x);
+    s.x[s.count] = x; /* the last accepted iterate */
+    ck_assert_int_ge(s.count, 2);
+    for (int k = 0; k < s.count && k < MONOTONE; k++) {
+        double x0 = s.x[k], x1 = s.x[k + 1], psi0 = 0.5 * atan(x0) * atan(x0);
+        double g = atan(x0) / (1.0 + x0 * x0); /* grad psi = J^T Phi */
+        double psi1 = 0.5 * atan(x1) * atan(x1);
+        ck_assert_msg(psi1 <= psi0 + ARMIJO_SIGMA * g * (x1 - x0),
+                      "step %d: %.17g -> %.17g, psi %.17g -> %.17g, Armijo needs <= %.17g", k, x0,
+                      x1, psi0, psi1, psi0 + ARMIJO_SIGMA * g * (x1 - x0));
+    }
+}
+END_TEST
+
 static Suite *lm_model_suite(void)
 {
     Suite *s = suite_create("lm-model");
     TCase *tc = tcase_create("rlm");
     tcase_add_test(tc, predicted_decrease_equals_model_difference);
     suite_add_tcase(s, tc);
+    TCase *plm = tcase_create("plm");
+    tcase_add_test(plm, plm_steps_satisfy_armijo);
+    suite_add_tcase(s, plm);
     return s;
 }
 

@@ -1,7 +1,8 @@
 /* Stronge's energetic restitution for simultaneous multi-point frictional
  * impact (include/mcdyn/restitution.h, docs/theory/impacts.md):
  *  - one frictionless contact gives Newton's nu_n+ = -e nu_n-, and every
- *    contact loaded in a frictionless multi-point impact too;
+ *    contact loaded in a frictionless multi-point impact too; two closely
+ *    coupled contacts get (1 + e) times the plastic impulse;
  *  - kinetic energy never increases (random rigid bodies and random SPD
  *    problems, mu up to 2); e = 1, mu = 0 conserves it; the restitution
  *    work is -e^2 times the compression work; the friction work is <= 0;
@@ -184,6 +185,39 @@ START_TEST(frictionless_multi_point_restitutes_every_loaded_contact)
         }
     }
     ck_assert_int_gt(loaded_total, 200);
+    mcd_stronge_ws_free(w);
+}
+END_TEST
+
+/* Two frictionless contacts whose normal rows are coupled by c = 0.998
+ * (two nearby points of one body): the impulse distribution is that of the
+ * perfectly plastic impact, x* = -W_nn^{-1} nu_n- (both contacts loaded),
+ * and along it every velocity is linear in the total impulse, so the
+ * impact ends at P_n = (1 + e) x* exactly (nu_n+ = -e nu_n-). The
+ * reference is Cramer's rule, good to cond(W_nn) eps ~ 1e3 x 2.2e-16; the
+ * integration is exact on linear velocities and locates the end of
+ * restitution to 1e-13 of the work, so 1e-11 of |x*| leaves a margin of
+ * ~40. The plastic start must be converged to that level: projected
+ * Gauss-Seidel contracts this pair's error only by c^2 = 0.996 per sweep,
+ * so a stopping test on the change of a sweep leaves an error ~250 times
+ * that change (a stop at 1e-12 of sum x errs by 2.5e-10). */
+START_TEST(coupled_pair_gets_the_plastic_distribution)
+{
+    mcd_stronge_ws *w = ws();
+    const double c = 0.998, e = 0.5;
+    problem p = {.nc = 2};
+    for (int i = 0; i < 6; i++) p.W[i * 6 + i] = 1.0;
+    p.W[0 * 6 + 3] = p.W[3 * 6 + 0] = c;
+    p.nu[0] = -1.0, p.nu[3] = -0.999;
+    p.mu[0] = p.mu[1] = 0.0;
+    p.e[0] = p.e[1] = e;
+    solve(w, &p);
+    const double det = 1.0 - c * c; /* x* = W_nn^{-1} (-nu_n-) by Cramer's rule */
+    const double x[2] = {(-p.nu[0] + c * p.nu[3]) / det, (-p.nu[3] + c * p.nu[0]) / det};
+    ck_assert(x[0] > 0 && x[1] > 0);
+    for (int k = 0; k < 2; k++)
+        ck_assert_msg(fabs(p.P[3 * k] - (1 + e) * x[k]) <= 1e-11 * (x[0] + x[1]),
+                      "contact %d: P_n = %.15g, (1 + e) x* = %.15g", k, p.P[3 * k], (1 + e) * x[k]);
     mcd_stronge_ws_free(w);
 }
 END_TEST
@@ -530,6 +564,7 @@ Suite *stronge_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, one_frictionless_contact_is_newton);
     tcase_add_test(tc, frictionless_multi_point_restitutes_every_loaded_contact);
+    tcase_add_test(tc, coupled_pair_gets_the_plastic_distribution);
     tcase_add_test(tc, energy_never_increases_random);
     tcase_add_test(tc, energy_never_increases_rigid_bodies);
     tcase_add_test(tc, box_face_sliding_into_stick);

@@ -1,0 +1,13 @@
+/* Test support: the robot models of ../shared/models/example-robot-data
+ * (found through MCDYN_SHARED, which tests/meson.build sets). */
+#ifndef MCDYN_TESTS_SHARED_ROBOTS_H
+#define MCDYN_TESTS_SHARED_ROBOTS_H
+
+#include "mcdyn/model.h"
+
+/* Loads example-robot-data/FILE with mimic joints ignored and inertias
+ * balanced (mcd_urdf_options), a free-floating base if floating_base;
+ * fails the running Check test on any error. */
+mcd_model *test_load_robot(const char *file, int floating_base);
+
+#endif
