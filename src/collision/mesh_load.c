@@ -80,7 +80,13 @@ static mcd_status import(const char *path, const struct aiScene **sc, mcd_error 
                         "mesh '%s': unsupported format (no importer for this file extension)",
                         path);
     FILE *f = fopen(path, "rb");
-    if (!f) return mcd_fail(err, MCD_ERR_IO, "mesh '%s': cannot open: %s", path, strerror(errno));
+    if (!f) {
+        int error = errno;
+        char reason[128];
+        if (strerror_r(error, reason, sizeof reason) != 0) /* POSIX form: thread-safe */
+            snprintf(reason, sizeof reason, "error %d", error);
+        return mcd_fail(err, MCD_ERR_IO, "mesh '%s': cannot open: %s", path, reason);
+    }
     fclose(f);
     struct aiPropertyStore *props = aiCreatePropertyStore();
     if (!props) return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);

@@ -46,6 +46,11 @@ int problem_text_token_on_line(problem_text *t, const char **tok, size_t *len);
 void problem_text_skip_line(problem_text *t);
 
 /* Records "path:line: message" in t->err; returns status. */
+/* MCD_OK if the rest of the file can hold `count` more numbers (each at
+ * least one character and a separator), else MCD_ERR_PARSE naming what
+ * needs them: a header's size is checked before anything of that size is
+ * allocated, so a short file cannot make the reader allocate gigabytes. */
+mcd_status problem_require_numbers(problem_text *t, const char *what, long count);
 mcd_status problem_fail(problem_text *t, mcd_status status, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

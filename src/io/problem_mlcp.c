@@ -133,6 +133,7 @@ mcd_status problem_read_mlcp(problem_text *t, mcd_problem_file *out)
     mlcp_header h;
     mcd_mlcp p = {0};
     mcd_status s = read_header(t, &h);
+    if (s == MCD_OK) s = problem_require_numbers(t, "the MLCP's q", (long)h.n + h.m);
     if (s == MCD_OK) s = mcd_mlcp_alloc(&p, h.n + h.m, t->err);
     if (s != MCD_OK) return s;
     s = read_body(t, &h, &p);

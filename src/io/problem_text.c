@@ -113,6 +113,17 @@ void problem_text_skip_line(problem_text *t)
     }
 }
 
+mcd_status problem_require_numbers(problem_text *t, const char *what, long count)
+{
+    const size_t left = t->len - t->pos;
+    if (count > 0 && left < 2 * (size_t)count - 1)
+        return problem_fail(t, MCD_ERR_PARSE,
+                            "%s needs %ld more numbers, but the rest of the file has only %zu "
+                            "bytes",
+                            what, count, left);
+    return MCD_OK;
+}
+
 mcd_status problem_fail(problem_text *t, mcd_status status, const char *fmt, ...)
 {
     char msg[MCD_ERROR_LEN];

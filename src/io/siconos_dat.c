@@ -12,6 +12,7 @@ mcd_status problem_read_lcp(problem_text *t, mcd_problem_file *out)
     int n;
     mcd_mlcp p = {0};
     mcd_status s = problem_read_int(t, "n", 1, PROBLEM_MAX_SIZE, &n);
+    if (s == MCD_OK) s = problem_require_numbers(t, "the LCP's q", n);
     if (s == MCD_OK) s = mcd_mlcp_alloc(&p, n, t->err);
     if (s != MCD_OK) return s;
     s = problem_read_matrix(t, "M", n, n, p.M);
@@ -92,6 +93,7 @@ mcd_status problem_read_fc(problem_text *t, mcd_problem_file *out)
     mcd_fc3d p = {0};
     mcd_status s = problem_read_int(t, "dimension", 2, 3, &dim);
     if (s == MCD_OK) s = problem_read_int(t, "number of contacts", 1, PROBLEM_MAX_SIZE / 3, &nc);
+    if (s == MCD_OK) s = problem_require_numbers(t, "the contacts' q and mu", (long)nc * (dim + 1));
     if (s == MCD_OK) s = mcd_fc3d_alloc(&p, nc, 0, t->err);
     if (s != MCD_OK) return s;
     s = read_fc_body(t, dim, &p);

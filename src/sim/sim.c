@@ -115,6 +115,7 @@ mcd_status mcd_sim_set_state(mcd_sim *s, const double *q, const double *qd, doub
     memcpy(s->q, q, (size_t)s->m->nq * sizeof *q);
     memcpy(s->qd, qd, (size_t)s->m->nv * sizeof *qd);
     s->t = t;
+    s->guard_started = 0; /* a new state: a new energy budget (sim_guard.c) */
     return MCD_OK;
 }
 

@@ -6,10 +6,14 @@
 
 #include "sim_internal.h"
 
-/* MCD_OK if the step from (q, qd) to qd+ = s->qd_new keeps the kinetic
- * energy in a sane range, else MCD_ERR_NONFINITE with the step's time,
- * the energies and what grew in s->err (docs/scenarios.md, "Divergence
- * guard"). st holds the step's solver status. Allocates nothing. */
+/* MCD_OK if the step from (q_s, qd) to qd+ = s->qd_new keeps the kinetic
+ * energy of the step and the mechanical energy since the last
+ * mcd_sim_set_state in a sane range, else MCD_ERR_NONFINITE (or
+ * MCD_ERR_NOT_CONVERGED) with the step's time, the energies and what grew
+ * in s->err (docs/scenarios.md, "Divergence guard"). s->d must hold the
+ * kinematics of the step's configuration q_s (the step's contact setup
+ * leaves them); st holds the step's solver status. Updates the energy
+ * budget in s. Allocates nothing. */
 mcd_status mcd_sim_guard_check(mcd_sim *s, const mcd_step_stats *st);
 
 #endif

@@ -37,6 +37,10 @@ struct mcd_sim {
     mcd_data *controller_d; /* the controller's scratch data (sim.h, mcd_controller) */
     long solver_failures;
     int joint_limits_off; /* mcd_sim_set_joint_limits(s, 0) (sim_limits.c) */
+    /* The divergence guard's energy budget since the last mcd_sim_set_state
+     * (sim_guard.c): started, initial energy E0, scale S0, work W+. */
+    int guard_started;
+    double guard_E0, guard_S0, guard_work;
     mcd_error err;
 };
 

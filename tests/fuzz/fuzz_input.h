@@ -21,12 +21,13 @@ static inline char *fuzz_string(const uint8_t *data, size_t size)
     return s;
 }
 
-/* Writes the input to a new file /tmp/mcdyn-fuzz-XXXXXX<suffix> whose name
- * is put in path (at least 64 bytes); returns 0, or -1. The caller unlinks
- * it. */
+/* Writes the input to a new file mcdyn-fuzz-XXXXXX<suffix> in /dev/shm
+ * (memory: no disk write per input), else /tmp, whose name is put in path
+ * (at least 64 bytes); returns 0, or -1. The caller unlinks it. */
 static inline int fuzz_file(const uint8_t *data, size_t size, const char *suffix, char *path)
 {
-    snprintf(path, 64, "/tmp/mcdyn-fuzz-XXXXXX%s", suffix);
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    snprintf(path, 64, "%s/mcdyn-fuzz-XXXXXX%s", dir, suffix);
     int fd = mkstemps(path, (int)strlen(suffix));
     if (fd < 0) return -1;
     size_t done = 0;

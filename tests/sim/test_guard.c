@@ -7,13 +7,25 @@
  *  - T+ just below f (T- + E_ref) passes, just above stops the step;
  *  - a non-converged iterate under warn-and-continue may add at most
  *    E_ref, a converged step may add more (up to the factor);
- *  - divergence_factor 0 turns the guard off. */
+ *  - the drift rule: since the first step after mcd_sim_set_state the
+ *    mechanical energy may rise by at most f (S0 + W+), S0 = T0 + M |g| 1 m,
+ *    W+ the positive work of the joint forces tau . qd+ dt; checked on both
+ *    sides with the sphere at rest at z = 1 m (E0 = U = M |g| 1 m, S0 =
+ *    M |g| 1 m) and moving at a constant speed (T- = T+, so the per-step
+ *    rule passes), without and with a joint force doing work;
+ *  - a divergence by 1.5 x per step (below the factor 4 of the per-step
+ *    rule) is stopped by the drift rule at the first step whose energy
+ *    rise passes f S0, found in closed form;
+ *  - divergence_factor 0 turns the guard off.
+ * The guard reads the kinematics the step has computed; here they are made
+ * by mcd_forward_kinematics at the state set. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcdyn/dynamics.h"
 #include "mcdyn/sim.h"
 #include "mcdyn/urdf.h"
 #include "sim/sim_guard.h"
@@ -53,11 +65,23 @@ static mcd_status check(double v0, double v1, mcd_status solver)
 {
     double q[7] = {0, 0, 1, 1, 0, 0, 0}, qd[6] = {v0, 0, 0, 0, 0, 0};
     ck_assert_int_eq(mcd_sim_set_state(sim, q, qd, 0.0), MCD_OK);
+    ck_assert_int_eq(mcd_forward_kinematics(model, sim->d, q), MCD_OK);
     memset(sim->qd_new, 0, 6 * sizeof(double));
     sim->qd_new[0] = v1;
     mcd_step_stats st;
     memset(&st, 0, sizeof st);
     st.solver_status = solver;
+    return mcd_sim_guard_check(sim, &st);
+}
+
+/* A later step of the same run (the energy budget kept): the sphere at
+ * speed v along x before and after the step, joint force tau_x along x. */
+static mcd_status next_step(double v, double tau_x)
+{
+    sim->qd[0] = sim->qd_new[0] = v;
+    sim->tau[0] = tau_x;
+    mcd_step_stats st;
+    memset(&st, 0, sizeof st);
     return mcd_sim_guard_check(sim, &st);
 }
 
@@ -102,6 +126,57 @@ START_TEST(non_converged_iterate_may_not_add_energy)
 }
 END_TEST
 
+START_TEST(drift_bound_on_both_sides)
+{
+    const double f = sim->opt.divergence_factor, S0 = G * 1.0; /* M = 1 kg, l = 1 m */
+    /* at rest at z = 1 m: E0 = U; the rise at speed v is T = v^2 / 2 */
+    ck_assert_int_eq(check(0.0, 0.0, MCD_OK), MCD_OK);
+    ck_assert_int_eq(next_step(speed(f * S0 * (1 - 1e-9)), 0.0), MCD_OK);
+    ck_assert_int_eq(next_step(speed(f * S0 * (1 + 1e-9)), 0.0), MCD_ERR_NONFINITE);
+    ck_assert_msg(strstr(mcd_sim_error(sim), "mechanical energy rose"), "%s", mcd_sim_error(sim));
+    /* a joint force F doing work F v dt in one step raises the bound:
+     * T = f (S0 + F v dt), v = sqrt(2 T), solved by fixed point (the map
+     * contracts: |dT'/dT| = f F dt / sqrt(2 T) = 0.2 here) */
+    const double F = 1000.0;
+    double T = f * S0;
+    for (int i = 0; i < 100; i++) T = f * (S0 + F * speed(T) * DT);
+    ck_assert_int_eq(check(0.0, 0.0, MCD_OK), MCD_OK);
+    ck_assert_int_eq(next_step(speed(T * (1 - 1e-9)), F), MCD_OK);
+    ck_assert_int_eq(check(0.0, 0.0, MCD_OK), MCD_OK);
+    ck_assert_int_eq(next_step(speed(T * (1 + 1e-9)), F), MCD_ERR_NONFINITE);
+    /* a force opposing the motion does negative work: no allowance */
+    ck_assert_int_eq(check(0.0, 0.0, MCD_OK), MCD_OK);
+    ck_assert_int_eq(next_step(-speed(f * S0 * (1 + 1e-9)), F), MCD_ERR_NONFINITE);
+}
+END_TEST
+
+START_TEST(slow_divergence_is_stopped)
+{
+    const double f = sim->opt.divergence_factor, S0 = G * 1.0, r = 1.5, T0 = 0.5;
+    /* T_n = T0 r^n at constant height: each step multiplies T by r < f, so
+     * the per-step rule passes; the drift rule stops the first n with
+     * T_n - T0 > f (S0 + T0) (S0 here includes T0) */
+    int n_stop = 0;
+    while (T0 * pow(r, n_stop) - T0 <= f * (T0 + S0)) n_stop++;
+    ck_assert_int_eq(check(speed(T0), speed(T0), MCD_OK), MCD_OK);
+    for (int n = 1; n < n_stop; n++) {
+        sim->qd[0] = speed(T0 * pow(r, n - 1));
+        sim->qd_new[0] = speed(T0 * pow(r, n));
+        mcd_step_stats st;
+        memset(&st, 0, sizeof st);
+        ck_assert_msg(mcd_sim_guard_check(sim, &st) == MCD_OK, "step %d: %s", n,
+                      mcd_sim_error(sim));
+    }
+    sim->qd[0] = speed(T0 * pow(r, n_stop - 1));
+    sim->qd_new[0] = speed(T0 * pow(r, n_stop));
+    mcd_step_stats st;
+    memset(&st, 0, sizeof st);
+    ck_assert_int_eq(mcd_sim_guard_check(sim, &st), MCD_ERR_NONFINITE);
+    ck_assert_msg(strstr(mcd_sim_error(sim), "mechanical energy rose"), "%s", mcd_sim_error(sim));
+    ck_assert_int_gt(n_stop, 3); /* a slow divergence: several steps */
+}
+END_TEST
+
 START_TEST(factor_zero_turns_the_guard_off)
 {
     sim->opt.divergence_factor = 0;
@@ -116,6 +191,8 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, divergence_bound_on_both_sides);
     tcase_add_test(tc, non_converged_iterate_may_not_add_energy);
+    tcase_add_test(tc, drift_bound_on_both_sides);
+    tcase_add_test(tc, slow_divergence_is_stopped);
     tcase_add_test(tc, factor_zero_turns_the_guard_off);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
