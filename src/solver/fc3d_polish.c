@@ -34,6 +34,9 @@ static void classify(const mcd_fc3d *p, const double *r, const double *u, double
         double ut = hypot(u[c + 1], u[c + 2]);
         if (r[c] <= 0 || u[c] > v_sep) {
             w->mode[k] = MODE_SEPARATED;
+        } else if (p->mu[k] == 0) { /* frictionless: r_t = 0 whatever u_t */
+            w->mode[k] = MODE_SLIDING;
+            w->s[2 * k] = w->s[2 * k + 1] = 0.0;
         } else if (ut > v_sep) {
             w->mode[k] = MODE_SLIDING;
             w->s[2 * k] = -u[c + 1] / ut;
@@ -162,10 +165,41 @@ static int fastest_leaving(const mcd_fc3d *p, const mcd_polish_ws *w)
     return best;
 }
 
+/* |u_t| of contact k in u_try. */
+static double slip_speed(const mcd_fc3d *p, const mcd_polish_ws *w, int k)
+{
+    const double *v = w->u_try + p->nb + 3 * k;
+    return hypot(v[1], v[2]);
+}
+
+/* The sticking contact of largest |u_t| in u_try, or -1 if none slips. */
+static int fastest_slipping(const mcd_fc3d *p, const mcd_polish_ws *w)
+{
+    int best = -1;
+    for (int k = 0; k < p->nc; k++) {
+        if (w->mode[k] != MODE_STICKING || !(slip_speed(p, w, k) > 0)) continue;
+        if (best < 0 || slip_speed(p, w, k) > slip_speed(p, w, best)) best = k;
+    }
+    return best;
+}
+
+/* Contact k slides along sign x_t / |x_t|, x its part of the vector x. */
+static void set_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double sign,
+                        const double *x)
+{
+    const double *xk = x + p->nb + 3 * k;
+    double nt = hypot(xk[1], xk[2]);
+    w->mode[k] = MODE_SLIDING;
+    w->s[2 * k] = sign * xk[1] / nt;
+    w->s[2 * k + 1] = sign * xk[2] / nt;
+}
+
 /* The next change of mode after a solve (r_try, u_try before the cone
  * projection), fc3d_polish.h: separate the contact of most negative
- * normal impulse; else, when the system was inconsistent, the one of
- * largest normal velocity; else let the sticking contact whose friction
+ * normal impulse; else, when the system was inconsistent, let the
+ * sticking contact of largest |u_t| slide along -u_t, or separate the one
+ * of largest normal velocity, whichever velocity is larger; else let the
+ * sticking contact whose friction
  * leaves its cone the most slide, along its friction s = r_t / |r_t|.
  * Returns 0 when no contact needs a change. */
 static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsistent)
@@ -180,17 +214,21 @@ static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsisten
         if (w->mode[k] == MODE_STICKING && x[0] > 0 && nt > out_ratio * p->mu[k] * x[0])
             out_ratio = nt / (p->mu[k] * x[0]), out = k;
     }
-    if (worst < 0 && inconsistent) worst = fastest_leaving(p, w);
+    if (worst < 0 && inconsistent) {
+        int k = fastest_slipping(p, w), leaving = fastest_leaving(p, w);
+        double ut = k >= 0 ? slip_speed(p, w, k) : 0.0;
+        if (k >= 0 && (leaving < 0 || ut > w->u_try[p->nb + 3 * leaving])) {
+            set_sliding(p, w, k, -1.0, w->u_try);
+            return 1;
+        }
+        worst = leaving;
+    }
     if (worst >= 0) {
         w->mode[worst] = MODE_SEPARATED;
         return 1;
     }
     if (out < 0) return 0;
-    const double *x = w->r_try + p->nb + 3 * out;
-    double nt = hypot(x[1], x[2]);
-    w->mode[out] = MODE_SLIDING;
-    w->s[2 * out] = x[1] / nt;
-    w->s[2 * out + 1] = x[2] / nt;
+    set_sliding(p, w, out, 1.0, w->r_try);
     return 1;
 }
 
