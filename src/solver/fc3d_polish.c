@@ -12,6 +12,8 @@
 #define POLISH_RCOND      1e-10 /* singular values taken as 0, relative to the largest */
 #define POLISH_REFINE     2     /* least-squares steps of one solve (the second refines) */
 #define POLISH_CONSISTENT 1e-6  /* |S u| above this times v_sep: inconsistent */
+#define POLISH_TRIES      4     /* near-tied contacts tried before one slides */
+#define POLISH_TIE        0.5   /* |u_t| within this fraction of the largest: a near tie */
 #define POLISH_PIVOTS     8     /* changes of mode, one contact at a time */
 #define POLISH_CONE_SLACK                                                                          \
     1e-9 /* relative excess of |r_t| over mu r_n that makes a contact slide                        \
@@ -165,6 +167,12 @@ static int fastest_leaving(const mcd_fc3d *p, const mcd_polish_ws *w)
     return best;
 }
 
+/* Contacts among which the next change of mode is chosen by trying each. */
+typedef struct pivot_choice {
+    int count;
+    int k[POLISH_TRIES];
+} pivot_choice;
+
 /* |u_t| of contact k in u_try. */
 static double slip_speed(const mcd_fc3d *p, const mcd_polish_ws *w, int k)
 {
@@ -194,6 +202,24 @@ static void set_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double
     w->s[2 * k + 1] = sign * xk[2] / nt;
 }
 
+/* Sticking contacts that could slide next: those whose |u_t| is within
+ * POLISH_TIE of the largest, ut_max (at most POLISH_TRIES), each with its
+ * direction s = -u_t / |u_t| set; their order of release decides which
+ * face points keep friction, and near ties are decided by trying each
+ * (choose_slip). Returns 2. */
+static int slip_candidates(const mcd_fc3d *p, const mcd_polish_ws *w, double ut_max,
+                           pivot_choice *c)
+{
+    c->count = 0;
+    for (int k = 0; k < p->nc && c->count < POLISH_TRIES; k++) {
+        if (w->mode[k] != MODE_STICKING || !(slip_speed(p, w, k) >= POLISH_TIE * ut_max)) continue;
+        set_sliding(p, w, k, -1.0, w->u_try);
+        w->mode[k] = MODE_STICKING;
+        c->k[c->count++] = k;
+    }
+    return 2;
+}
+
 /* The next change of mode after a solve (r_try, u_try before the cone
  * projection), fc3d_polish.h: separate the contact of most negative
  * normal impulse; else, when the system was inconsistent, let the
@@ -201,8 +227,9 @@ static void set_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double
  * of largest normal velocity, whichever velocity is larger; else let the
  * sticking contact whose friction
  * leaves its cone the most slide, along its friction s = r_t / |r_t|.
- * Returns 0 when no contact needs a change. */
-static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsistent)
+ * Returns 0 when no contact needs a change, 1 when a mode was changed,
+ * 2 when c holds near-tied contacts to slide (slip_candidates). */
+static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsistent, pivot_choice *c)
 {
     int worst = -1, out = -1;
     double worst_rn = 0.0, out_ratio = 1.0 + POLISH_CONE_SLACK;
@@ -217,10 +244,8 @@ static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsisten
     if (worst < 0 && inconsistent) {
         int k = fastest_slipping(p, w), leaving = fastest_leaving(p, w);
         double ut = k >= 0 ? slip_speed(p, w, k) : 0.0;
-        if (k >= 0 && (leaving < 0 || ut > w->u_try[p->nb + 3 * leaving])) {
-            set_sliding(p, w, k, -1.0, w->u_try);
-            return 1;
-        }
+        if (k >= 0 && (leaving < 0 || ut > w->u_try[p->nb + 3 * leaving]))
+            return slip_candidates(p, w, ut, c);
         worst = leaving;
     }
     if (worst >= 0) {
@@ -242,9 +267,9 @@ static double equation_residual(const mcd_polish_ws *w, int m)
 
 /* The point of the current modes from r into r_try, u_try; returns its
  * error, or INFINITY when the SVD fails or the point is not finite.
- * *pivot: 1 when next_pivot changed a mode for the next solve. */
+ * With c, *pivot is next_pivot's answer for the next solve; without, 0. */
 static double solve_modes(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r, double v_sep,
-                          int *pivot)
+                          pivot_choice *c, int *pivot)
 {
     int n = mcd_fc3d_size(p), m = unknowns(p, w);
     *pivot = 0;
@@ -260,10 +285,26 @@ static double solve_modes(const mcd_fc3d *p, const mcd_polish_ws *w, const doubl
         apply_step(p, w, m, w->rhs);
     }
     mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
-    *pivot = next_pivot(p, w, equation_residual(w, m) > POLISH_CONSISTENT * v_sep);
+    if (c) *pivot = next_pivot(p, w, equation_residual(w, m) > POLISH_CONSISTENT * v_sep, c);
     project_cones(p, w->r_try);
     mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
     return mcd_dense_isfinite(n, w->r_try) ? mcd_fc3d_error(p, w->r_try, w->u_try) : INFINITY;
+}
+
+/* Lets the candidate of c whose sliding gives the point of least error
+ * slide (the first if none gives a finite one). */
+static void choose_slip(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r, double v_sep,
+                        const pivot_choice *c)
+{
+    int best = c->k[0], unused;
+    double best_e = INFINITY;
+    for (int i = 0; i < c->count && c->count > 1; i++) {
+        w->mode[c->k[i]] = MODE_SLIDING;
+        double e = solve_modes(p, w, r, v_sep, NULL, &unused);
+        w->mode[c->k[i]] = MODE_STICKING;
+        if (e < best_e) best_e = e, best = c->k[i];
+    }
+    w->mode[best] = MODE_SLIDING;
 }
 
 int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, double *r, double *u,
@@ -274,7 +315,8 @@ int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, doubl
     classify(p, r, u, v_sep, w);
     for (int pivot = 0; pivot <= POLISH_PIVOTS && !(*error <= tol); pivot++) {
         int pivot_next;
-        double e = solve_modes(p, w, r, v_sep, &pivot_next);
+        pivot_choice c;
+        double e = solve_modes(p, w, r, v_sep, &c, &pivot_next);
         if (e < *error) {
             memcpy(r, w->r_try, (size_t)n * sizeof *r);
             memcpy(u, w->u_try, (size_t)n * sizeof *u);
@@ -282,6 +324,7 @@ int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, doubl
             improved++;
         }
         if (!pivot_next) break;
+        if (pivot_next == 2) choose_slip(p, w, r, v_sep, &c);
     }
     return improved;
 }

@@ -49,6 +49,11 @@ static const struct {
     {"tower_nsn_28.dat", "mncp-plm mncp-nsn"},
     {"tower_nsn_34.dat", "mncp-plm mncp-nsn"},
     {"tower_nsn_37.dat", "mncp-plm mncp-nsn"},
+    /* models/a1_drop_upright.yaml at the step where mncp-plm stalled at
+     * 1.09e-10: the trunk's four corners stick with inconsistent targets,
+     * and two corners of equal slip must start sliding in the right order
+     * (the polish's near-tie choice, fc3d_polish.h) */
+    {"a1up_tie_460.dat", "mncp-plm mncp-nsn"},
 };
 enum { NFILES = sizeof expected / sizeof expected[0] };
 
