@@ -50,11 +50,16 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
 
 /* What a solve does when its method does not converge (docs/solvers.md,
  * "Robustness"): the method's fallback chain, or nothing. The chains:
- *   mncp-plm      PLM -> NSN (mncp-nsn) -> proximal PLM
+ *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> proximal PLM -> polish
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
- *   mncp-nsn: none.
+ *   mncp-nsn      NSN -> polish
+ * The polish (docs/solvers.md, "Active-set polish") fixes each contact's
+ * mode (separated, sliding, sticking) at the best point so far and solves
+ * the linear system of those modes in the least-squares sense, changing
+ * one contact's mode at a time (at most 8), for the stalls a little above
+ * tol on redundant contact sets; its changes count as iterations.
  * The proximal stage solves a sequence of problems with M + rho I and
  * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
  * solution of the original problem (at most 30 outer iterations and

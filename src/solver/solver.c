@@ -8,6 +8,7 @@
 #include "mlcp_pfb.h"
 #include "mlcp_reduce.h"
 #include "mncp_todorov.h"
+#include "fc3d_polish.h"
 #include "nsn_alart_curnier.h"
 #include "proximal.h"
 #include "workspace.h"
@@ -425,6 +426,30 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     return e <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
+/* The active-set polish (fc3d_polish.h) of the point in r, u = W r + q
+ * (stats->error its error): a stage of its own, run after a stage that
+ * did not converge; its passes count as iterations. */
+static mcd_status polish_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
+                               double *r, double *u, mcd_solver_stats *stats)
+{
+    mcd_polish_ws w = {.A = ws->mat1,
+                       .U = ws->mat2,
+                       .VT = ws->mat3,
+                       .sigma = mcd_ws_vec(ws, 4),
+                       .work = ws->lwork,
+                       .lwork = ws->lwork_len,
+                       .col = mcd_ws_ivec(ws, 1),
+                       .mode = mcd_ws_ivec(ws, 2),
+                       .s = mcd_ws_vec(ws, 0),
+                       .rhs = mcd_ws_vec(ws, 1),
+                       .y = mcd_ws_vec(ws, 5),
+                       .r_try = mcd_ws_vec(ws, 2),
+                       .u_try = mcd_ws_vec(ws, 3)};
+    stats->stages++;
+    stats->iterations += mcd_fc3d_polish(p, o->tol, &w, r, u, &stats->error);
+    return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+}
+
 /* A frictional-contact problem by the method k, then its fallback chain. */
 static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,
                                    const mcd_solver_opts *o, double *r, double *u,
@@ -434,7 +459,9 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
         stats->stages = 1;
         mcd_status st = solve_fc3d_nsn(ws, p, o, r, u, stats);
         stats->error = mcd_fc3d_error(p, r, u);
-        return honest(st, stats, o);
+        st = honest(st, stats, o);
+        if (st != MCD_ERR_NOT_CONVERGED) return st;
+        return polish_stage(ws, p, o, r, u, stats);
     }
     mcd_status st = solve_fc3d_lm(ws, k, p, o, r, u, stats);
     stats->stages = 1;
@@ -442,9 +469,12 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     st = honest(st, stats, o);
     if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
         return st;
-    st = nsn_stage(ws, p, o, r, u, stats);
-    if (st == MCD_OK) return st;
-    return proximal_fc3d(ws, p, o, r, u, stats);
+    if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    if (nsn_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    if (proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    stats->error = mcd_fc3d_error(p, r, u);
+    return polish_stage(ws, p, o, r, u, stats);
 }
 
 /* Message for the statuses an algorithm returns without one. */

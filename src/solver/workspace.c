@@ -13,7 +13,9 @@ static int dgels_work_length(int n)
     double opt = 0.0, unused = 0.0; /* a and b are not read by a query */
     dgels_("N", &m, &n, &one, &unused, &m, &unused, &m, &opt, &query, &info);
     int len = info == 0 ? (int)opt : 0;
-    return len > 2 * n ? len : 2 * n; /* dgels' minimum: min(m, n) + max(min(m, n), 1) */
+    /* dgels' minimum: min(m, n) + max(min(m, n), 1); the polish's dgesvd
+     * of an n x n matrix needs 5 n (fc3d_polish.h) */
+    return len > 5 * n ? len : 5 * n;
 }
 
 mcd_status mcd_solver_ws_create(int n, mcd_solver_ws **out, mcd_error *err)

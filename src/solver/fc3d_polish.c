@@ -1,0 +1,330 @@
+/* The active-set polish of a frictional-contact problem (fc3d_polish.h). */
+#include "fc3d_polish.h"
+
+#include "../base/lapack.h"
+#include "dense.h"
+#include "mcdyn/solver.h"
+
+#include <math.h>
+#include <string.h>
+
+#define POLISH_VREL       1e-6  /* v_sep relative to max(|u|, |q|) */
+#define POLISH_RCOND      1e-10 /* singular values taken as 0, relative to the largest */
+#define POLISH_REFINE     2     /* least-squares steps of one solve (the second refines) */
+#define POLISH_CONSISTENT 1e-6  /* |S u| above this times v_sep: inconsistent */
+#define POLISH_TRIES      4     /* near-tied contacts tried before one slides */
+#define POLISH_TIE        0.5   /* |u_t| within this fraction of the largest: a near tie */
+#define POLISH_PIVOTS     8     /* changes of mode, one contact at a time */
+#define POLISH_CONE_SLACK                                                                          \
+    1e-9 /* relative excess of |r_t| over mu r_n that makes a contact slide                        \
+          */
+
+enum { MODE_SEPARATED, MODE_SLIDING, MODE_STICKING };
+
+/* The contact of row i (-1 for a bilateral row). */
+static int contact_of(const mcd_fc3d *p, int i)
+{
+    return i < p->nb ? -1 : (i - p->nb) / 3;
+}
+
+/* The mode of every contact at (r, u) (fc3d_polish.h). */
+static void classify(const mcd_fc3d *p, const double *r, const double *u, double v_sep,
+                     const mcd_polish_ws *w)
+{
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        double ut = hypot(u[c + 1], u[c + 2]);
+        if (r[c] <= 0 || u[c] > v_sep) {
+            w->mode[k] = MODE_SEPARATED;
+        } else if (p->mu[k] == 0) { /* frictionless: r_t = 0 whatever u_t */
+            w->mode[k] = MODE_SLIDING;
+            w->s[2 * k] = w->s[2 * k + 1] = 0.0;
+        } else if (ut > v_sep) {
+            w->mode[k] = MODE_SLIDING;
+            w->s[2 * k] = -u[c + 1] / ut;
+            w->s[2 * k + 1] = -u[c + 2] / ut;
+        } else {
+            w->mode[k] = MODE_STICKING;
+        }
+    }
+}
+
+/* The rows of the unknowns of the current modes; returns their number m. */
+static int unknowns(const mcd_fc3d *p, const mcd_polish_ws *w)
+{
+    int m = 0;
+    for (int i = 0; i < p->nb; i++) w->col[m++] = i;
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        if (w->mode[k] == MODE_SLIDING) w->col[m++] = c;
+        if (w->mode[k] != MODE_STICKING) continue;
+        for (int a = 0; a < 3; a++) w->col[m++] = c + a;
+    }
+    return m;
+}
+
+static int is_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int i)
+{
+    int k = contact_of(p, i);
+    return k >= 0 && w->mode[k] == MODE_SLIDING;
+}
+
+/* The start r_try = T y0: separated contacts at 0, sliding ones on the
+ * cone's border in the direction s. */
+static void start_point(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r)
+{
+    int n = mcd_fc3d_size(p);
+    memcpy(w->r_try, r, (size_t)n * sizeof *r);
+    for (int k = 0; k < p->nc; k++) {
+        int c = p->nb + 3 * k;
+        if (w->mode[k] == MODE_SEPARATED) w->r_try[c] = w->r_try[c + 1] = w->r_try[c + 2] = 0;
+        if (w->mode[k] != MODE_SLIDING) continue;
+        for (int a = 0; a < 2; a++) w->r_try[c + 1 + a] = p->mu[k] * r[c] * w->s[2 * k + a];
+    }
+}
+
+/* A (row-major, m x m): A_jl = (W T)_{col_j, l}. */
+static void system_matrix(const mcd_fc3d *p, const mcd_polish_ws *w, int m)
+{
+    int n = mcd_fc3d_size(p);
+    for (int j = 0; j < m; j++) {
+        const double *wrow = p->W + (size_t)w->col[j] * n;
+        double *row = w->A + (size_t)j * m;
+        for (int l = 0; l < m; l++) {
+            int i = w->col[l];
+            row[l] = wrow[i];
+            if (!is_sliding(p, w, i)) continue;
+            int k = contact_of(p, i);
+            row[l] += p->mu[k] * (w->s[2 * k] * wrow[i + 1] + w->s[2 * k + 1] * wrow[i + 2]);
+        }
+    }
+}
+
+/* The row-major A is the column-major M = A^T = U S V^T, so A = V S U^T
+ * and A^+ = U S^+ V^T. Returns 0 if dgesvd fails. */
+static int factor(const mcd_polish_ws *w, int m)
+{
+    int info = 0;
+    dgesvd_("A", "A", &m, &m, w->A, &m, w->sigma, w->U, &m, w->VT, &m, w->work, &w->lwork, &info);
+    return info == 0;
+}
+
+/* rhs <- A^+ rhs: y = S^+ V^T rhs, then U y. */
+static void pseudo_solve(const mcd_polish_ws *w, int m)
+{
+    double cut = POLISH_RCOND * w->sigma[0];
+    for (int i = 0; i < m; i++) {
+        double t = 0.0;
+        for (int j = 0; j < m; j++) t += w->VT[i + (size_t)j * m] * w->rhs[j];
+        w->y[i] = w->sigma[i] > cut ? t / w->sigma[i] : 0.0;
+    }
+    for (int i = 0; i < m; i++) {
+        double t = 0.0;
+        for (int j = 0; j < m; j++) t += w->U[i + (size_t)j * m] * w->y[j];
+        w->rhs[i] = t;
+    }
+}
+
+/* r_try += T d. */
+static void apply_step(const mcd_fc3d *p, const mcd_polish_ws *w, int m, const double *d)
+{
+    for (int l = 0; l < m; l++) {
+        int i = w->col[l];
+        w->r_try[i] += d[l];
+        if (!is_sliding(p, w, i)) continue;
+        int k = contact_of(p, i);
+        w->r_try[i + 1] += p->mu[k] * w->s[2 * k] * d[l];
+        w->r_try[i + 2] += p->mu[k] * w->s[2 * k + 1] * d[l];
+    }
+}
+
+/* Projection of contact k's impulse on its cone (error_measures.c's). */
+static void project_cones(const mcd_fc3d *p, double *r)
+{
+    for (int k = 0; k < p->nc; k++) {
+        double *x = r + p->nb + 3 * k, mu = p->mu[k], nt = hypot(x[1], x[2]);
+        if (mu * nt <= -x[0]) {
+            x[0] = x[1] = x[2] = 0.0;
+        } else if (nt > mu * x[0]) {
+            double xn = (x[0] + mu * nt) / (1.0 + mu * mu);
+            x[0] = xn;
+            x[1] *= mu * xn / nt;
+            x[2] *= mu * xn / nt;
+        }
+    }
+}
+
+/* The contact not separated of largest normal velocity in u_try, or -1
+ * if none moves away. */
+static int fastest_leaving(const mcd_fc3d *p, const mcd_polish_ws *w)
+{
+    int best = -1;
+    for (int k = 0; k < p->nc; k++) {
+        double un = w->u_try[p->nb + 3 * k];
+        if (w->mode[k] == MODE_SEPARATED || !(un > 0)) continue;
+        if (best < 0 || un > w->u_try[p->nb + 3 * best]) best = k;
+    }
+    return best;
+}
+
+/* Contacts among which the next change of mode is chosen by trying each. */
+typedef struct pivot_choice {
+    int count;
+    int k[POLISH_TRIES];
+} pivot_choice;
+
+/* |u_t| of contact k in u_try. */
+static double slip_speed(const mcd_fc3d *p, const mcd_polish_ws *w, int k)
+{
+    const double *v = w->u_try + p->nb + 3 * k;
+    return hypot(v[1], v[2]);
+}
+
+/* The sticking contact of largest |u_t| in u_try, or -1 if none slips. */
+static int fastest_slipping(const mcd_fc3d *p, const mcd_polish_ws *w)
+{
+    int best = -1;
+    for (int k = 0; k < p->nc; k++) {
+        if (w->mode[k] != MODE_STICKING || !(slip_speed(p, w, k) > 0)) continue;
+        if (best < 0 || slip_speed(p, w, k) > slip_speed(p, w, best)) best = k;
+    }
+    return best;
+}
+
+/* Contact k slides along sign x_t / |x_t|, x its part of the vector x. */
+static void set_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double sign,
+                        const double *x)
+{
+    const double *xk = x + p->nb + 3 * k;
+    double nt = hypot(xk[1], xk[2]);
+    w->mode[k] = MODE_SLIDING;
+    w->s[2 * k] = sign * xk[1] / nt;
+    w->s[2 * k + 1] = sign * xk[2] / nt;
+}
+
+/* Sticking contacts that could slide next: those whose |u_t| is within
+ * POLISH_TIE of the largest, ut_max (at most POLISH_TRIES), each with its
+ * direction s = -u_t / |u_t| set; their order of release decides which
+ * face points keep friction, and near ties are decided by trying each
+ * (choose_slip). Returns 2. */
+static int slip_candidates(const mcd_fc3d *p, const mcd_polish_ws *w, double ut_max,
+                           pivot_choice *c)
+{
+    c->count = 0;
+    for (int k = 0; k < p->nc && c->count < POLISH_TRIES; k++) {
+        if (w->mode[k] != MODE_STICKING || !(slip_speed(p, w, k) >= POLISH_TIE * ut_max)) continue;
+        set_sliding(p, w, k, -1.0, w->u_try);
+        w->mode[k] = MODE_STICKING;
+        c->k[c->count++] = k;
+    }
+    return 2;
+}
+
+/* The next change of mode after a solve (r_try, u_try before the cone
+ * projection), fc3d_polish.h: separate the contact of most negative
+ * normal impulse; else, when the system was inconsistent, let the
+ * sticking contact of largest |u_t| slide along -u_t, or separate the one
+ * of largest normal velocity, whichever velocity is larger; else let the
+ * sticking contact whose friction
+ * leaves its cone the most slide, along its friction s = r_t / |r_t|.
+ * Returns 0 when no contact needs a change, 1 when a mode was changed,
+ * 2 when c holds near-tied contacts to slide (slip_candidates). */
+static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsistent, pivot_choice *c)
+{
+    int worst = -1, out = -1;
+    double worst_rn = 0.0, out_ratio = 1.0 + POLISH_CONE_SLACK;
+    for (int k = 0; k < p->nc; k++) {
+        const double *x = w->r_try + p->nb + 3 * k;
+        if (w->mode[k] == MODE_SEPARATED) continue;
+        if (x[0] < worst_rn) worst_rn = x[0], worst = k;
+        double nt = hypot(x[1], x[2]);
+        if (w->mode[k] == MODE_STICKING && x[0] > 0 && nt > out_ratio * p->mu[k] * x[0])
+            out_ratio = nt / (p->mu[k] * x[0]), out = k;
+    }
+    if (worst < 0 && inconsistent) {
+        int k = fastest_slipping(p, w), leaving = fastest_leaving(p, w);
+        double ut = k >= 0 ? slip_speed(p, w, k) : 0.0;
+        if (k >= 0 && (leaving < 0 || ut > w->u_try[p->nb + 3 * leaving]))
+            return slip_candidates(p, w, ut, c);
+        worst = leaving;
+    }
+    if (worst >= 0) {
+        w->mode[worst] = MODE_SEPARATED;
+        return 1;
+    }
+    if (out < 0) return 0;
+    set_sliding(p, w, out, 1.0, w->r_try);
+    return 1;
+}
+
+/* |S u_try|, the residual of the equations. */
+static double equation_residual(const mcd_polish_ws *w, int m)
+{
+    double s = 0.0;
+    for (int j = 0; j < m; j++) s += w->u_try[w->col[j]] * w->u_try[w->col[j]];
+    return sqrt(s);
+}
+
+/* The point of the current modes from r into r_try, u_try; returns its
+ * error, or INFINITY when the SVD fails or the point is not finite.
+ * With c, *pivot is next_pivot's answer for the next solve; without, 0. */
+static double solve_modes(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r, double v_sep,
+                          pivot_choice *c, int *pivot)
+{
+    int n = mcd_fc3d_size(p), m = unknowns(p, w);
+    *pivot = 0;
+    if (m == 0) return INFINITY;
+    start_point(p, w, r);
+    system_matrix(p, w, m);
+    if (!factor(w, m)) return INFINITY;
+    for (int it = 0; it < POLISH_REFINE; it++) {
+        mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+        for (int j = 0; j < m; j++) w->rhs[j] = -w->u_try[w->col[j]];
+        pseudo_solve(w, m);
+        if (!mcd_dense_isfinite(m, w->rhs)) return INFINITY;
+        apply_step(p, w, m, w->rhs);
+    }
+    mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+    if (c) *pivot = next_pivot(p, w, equation_residual(w, m) > POLISH_CONSISTENT * v_sep, c);
+    project_cones(p, w->r_try);
+    mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+    return mcd_dense_isfinite(n, w->r_try) ? mcd_fc3d_error(p, w->r_try, w->u_try) : INFINITY;
+}
+
+/* Lets the candidate of c whose sliding gives the point of least error
+ * slide (the first if none gives a finite one). */
+static void choose_slip(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r, double v_sep,
+                        const pivot_choice *c)
+{
+    int best = c->k[0], unused;
+    double best_e = INFINITY;
+    for (int i = 0; i < c->count && c->count > 1; i++) {
+        w->mode[c->k[i]] = MODE_SLIDING;
+        double e = solve_modes(p, w, r, v_sep, NULL, &unused);
+        w->mode[c->k[i]] = MODE_STICKING;
+        if (e < best_e) best_e = e, best = c->k[i];
+    }
+    w->mode[best] = MODE_SLIDING;
+}
+
+int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, double *r, double *u,
+                    double *error)
+{
+    int n = mcd_fc3d_size(p), improved = 0;
+    double v_sep = POLISH_VREL * fmax(mcd_dense_norm(n, u), mcd_dense_norm(n, p->q));
+    classify(p, r, u, v_sep, w);
+    for (int pivot = 0; pivot <= POLISH_PIVOTS && !(*error <= tol); pivot++) {
+        int pivot_next;
+        pivot_choice c;
+        double e = solve_modes(p, w, r, v_sep, &c, &pivot_next);
+        if (e < *error) {
+            memcpy(r, w->r_try, (size_t)n * sizeof *r);
+            memcpy(u, w->u_try, (size_t)n * sizeof *u);
+            *error = e;
+            improved++;
+        }
+        if (!pivot_next) break;
+        if (pivot_next == 2) choose_slip(p, w, r, v_sep, &c);
+    }
+    return improved;
+}
