@@ -66,7 +66,7 @@ static char *poll_message(int *source)
 
 static void send_chunk(const long *cases, long n, int dest)
 {
-    long long chunk[CHUNK_MAX];
+    long long chunk[CHUNK_MAX] = {0}; /* an empty chunk (stop) is sent too */
     for (long k = 0; k < n; k++) chunk[k] = cases[k];
     MPI_Send(chunk, (int)n, MPI_LONG_LONG, dest, TAG_CASE, MPI_COMM_WORLD);
 }
