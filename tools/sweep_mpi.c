@@ -99,8 +99,7 @@ static void give(server *s, int r)
 static int hello(server *s, const char *text, int source)
 {
     const size_t n = strlen(s->expect);
-    char *end;
-    long jobs = strncmp(text, s->expect, n) || text[n] != ' ' ? 0 : strtol(text + n, &end, 10);
+    long jobs = strncmp(text, s->expect, n) || text[n] != ' ' ? 0 : strtol(text + n, NULL, 10);
     if (jobs < 1 || jobs > SWEEP_MAX_JOBS) {
         snprintf(s->q->msg, sizeof s->q->msg,
                  "rank %d read another sweep (fingerprint %.16s, rank 0 %s)", source, text + 1,
