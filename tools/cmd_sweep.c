@@ -4,6 +4,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <libxml/parser.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +23,6 @@
 
 #include "sweep_mpi.h"
 #endif
-
-#define SWEEP_MAX_JOBS 1024
 
 typedef struct sweep_options {
     const char *sweep, *out, *h5;
@@ -50,7 +51,8 @@ static void usage(FILE *out)
             "  --plot-y COL  the column plotted: the mean over the random samples, or with\n"
             "  --plot-above V  the fraction of them above V (a failed case counts below)\n"
             "  --jobs N      cases run at once on this process's threads (default 1; under\n"
-            "                MPI, on rank 0, the other ranks running one case at a time)\n"
+            "                MPI, on each rank: start ranks with --bind-to none or with\n"
+            "                N cores each, --map-by slot:PE=N, or the threads share one)\n"
             "  --resume      keep the rows of SUMMARY.csv.part (or SUMMARY.csv) of an\n"
             "                earlier run of the same sweep, run the missing cases only\n"
             "  --progress    a line on standard error per finished case\n"
@@ -126,9 +128,19 @@ static int launched_size(void)
 
 /* Thread safety of the libraries under the library (docs/scale-out.md):
  * libxml2 initialised once before any thread, OpenBLAS's own threads off
- * (the cases are the parallelism). */
+ * (the cases are the parallelism). And glibc's malloc keeps what a case
+ * frees for the next: every case allocates the same large blocks (the
+ * solver workspace's n x n matrices), above the 128 kB below which malloc
+ * reuses memory; each would otherwise be fresh pages, faulted in and
+ * zeroed at every case (measured on an MPI rank: 71 000 page faults for
+ * 200 one-step A1 cases, against 4 500 with these settings;
+ * docs/performance.md, "Sweeps"). */
 static void prepare_threads(void)
 {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
     xmlInitParser();
     void (*set_threads)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
     if (set_threads) set_threads(1);
@@ -186,9 +198,9 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
         return 1;
     }
     sweep_queue_init(&q, &summary, o->progress);
-    int started = sweep_pool_start(&pool, &q, sh, o->jobs);
+    int started = sweep_pool_start(&pool, sweep_queue_feed(&q), sh, o->jobs);
 #ifdef MCDYN_HAVE_MPI
-    if (size > 1 && sweep_mpi_serve(&q, size, sp->fingerprint)) q.error = 1;
+    if (size > 1 && sweep_mpi_serve(&q, size, o->jobs, sp->fingerprint)) q.error = 1;
 #else
     (void)size;
 #endif
@@ -224,15 +236,17 @@ static int make_trajectory_dir(const sweep_spec *sp)
     return 1;
 }
 
-/* Ranks other than 0: the cases rank 0 hands out. */
-static int run_worker(const sweep_run_shared *sh)
+/* Ranks other than 0: the cases rank 0 hands out, on jobs threads. */
+static int run_worker(const sweep_run_shared *sh, int jobs)
 {
 #ifdef MCDYN_HAVE_MPI
-    sweep_mpi_work(sh);
+    if (sweep_mpi_work(sh, jobs) == 0) return 0;
+    fprintf(stderr, "mcdyn sweep: cannot start a thread\n");
+    MPI_Abort(MPI_COMM_WORLD, 1); /* rank 0 waits for this one */
 #else
-    (void)sh;
+    (void)sh, (void)jobs;
 #endif
-    return 0;
+    return 1;
 }
 
 int mcd_cmd_sweep(int argc, char **argv)
@@ -268,7 +282,7 @@ int mcd_cmd_sweep(int argc, char **argv)
         if (!bad) sweep_spec_free(&sp);
         return 1;
     }
-    code = rank > 0 ? run_worker(&sh) : run_sweep(&o, &sp, &sh, size);
+    code = rank > 0 ? run_worker(&sh, o.jobs) : run_sweep(&o, &sp, &sh, size);
     sweep_spec_free(&sp);
 #ifdef MCDYN_HAVE_MPI
     if (size > 1) sweep_mpi_finalize();

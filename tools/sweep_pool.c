@@ -32,6 +32,18 @@ long sweep_queue_take(sweep_queue *q)
     return i;
 }
 
+long sweep_queue_take_guided(sweep_queue *q, int threads, long *cases, long max)
+{
+    pthread_mutex_lock(&q->lock);
+    const long left = q->error ? 0 : q->npending - q->next;
+    long n = left / (2L * (threads > 0 ? threads : 1));
+    n = n < 1 ? 1 : n > max ? max : n;
+    n = n < left ? n : left;
+    for (long k = 0; k < n; k++) cases[k] = q->pending[q->next++];
+    pthread_mutex_unlock(&q->lock);
+    return n;
+}
+
 void sweep_queue_deliver(sweep_queue *q, long index, char *row, int completed)
 {
     pthread_mutex_lock(&q->lock);
@@ -47,24 +59,39 @@ void sweep_queue_deliver(sweep_queue *q, long index, char *row, int completed)
     pthread_mutex_unlock(&q->lock);
 }
 
+static long queue_take(void *q)
+{
+    return sweep_queue_take(q);
+}
+
+static void queue_deliver(void *q, long index, char *row, int completed)
+{
+    sweep_queue_deliver(q, index, row, completed);
+}
+
+sweep_feed sweep_queue_feed(sweep_queue *q)
+{
+    return (sweep_feed){queue_take, queue_deliver, q};
+}
+
 static void *worker(void *arg)
 {
     sweep_pool *p = arg;
     sweep_case c;
     sweep_case_init(p->sh->sp, &c);
-    for (long i; (i = sweep_queue_take(p->q)) >= 0;) {
+    for (long i; (i = p->feed.take(p->feed.ctx)) >= 0;) {
         int completed;
         sweep_case_fill(p->sh->sp, i, &c);
         char *row = sweep_run_case(p->sh, &c, &completed);
-        sweep_queue_deliver(p->q, i, row, completed);
+        p->feed.deliver(p->feed.ctx, i, row, completed);
     }
     sweep_case_free(&c);
     return NULL;
 }
 
-int sweep_pool_start(sweep_pool *p, sweep_queue *q, const sweep_run_shared *sh, int jobs)
+int sweep_pool_start(sweep_pool *p, sweep_feed feed, const sweep_run_shared *sh, int jobs)
 {
-    p->q = q, p->sh = sh, p->nthread = 0;
+    p->feed = feed, p->sh = sh, p->nthread = 0;
     p->thread = calloc((size_t)jobs, sizeof *p->thread);
     if (!p->thread) abort(); /* the command cannot go on without memory */
     for (int k = 0; k < jobs; k++)
