@@ -426,20 +426,20 @@ mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *
     }
     const int nc = st ? st->ncontacts : 0;
     mcd_status status = reserve_log_contacts(r, nc, err);
+    if (status != MCD_OK) return status;
     const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
-    for (int s = 0; status == MCD_OK && s < nc; s++) {
+    for (int s = 0; s < nc; s++) {
         const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
         mcd_log_contact *c = &r->log_contact[s];
         mcd_contact_force world;
-        status = mcd_sim_contact_force(r->sim, s, &world);
+        if ((status = mcd_sim_contact_force(r->sim, s, &world)) != MCD_OK)
+            return mcd_fail(err, status, "log: the step's %d contacts are not the simulator's", nc);
         c->body_a = world.body_a, c->body_b = world.body_b;
         mcd_v3_copy(c->point, world.point);
         mcd_v3_copy(c->normal, world.normal);
         c->force[0] = F[2] / r->dt, c->force[1] = F[0] / r->dt, c->force[2] = F[1] / r->dt;
         mcd_v3_copy(c->force_world, world.force);
     }
-    if (status != MCD_OK)
-        return mcd_fail(err, status, "log: the step's %d contacts are not the simulator's", nc);
     mcd_log_step step = {
         mcd_sim_time(r->sim), mcd_sim_q(r->sim),       mcd_sim_qd(r->sim),     pose, nc,
         r->log_contact,       st ? st->iterations : 0, st ? st->residual : 0.0};
