@@ -88,11 +88,12 @@ static void json_numbers(FILE *f, const double *v, int n)
     fputc(']', f);
 }
 
-static int write_geoms(FILE *f, const view_run *run)
+/* The shapes as the JSON member name: type, body, size, pose and mesh. */
+static int write_shapes(FILE *f, const char *name, const view_geom *shape, int n)
 {
-    fputs(",\"geoms\":[", f);
-    for (int k = 0; k < run->ngeom; k++) {
-        const view_geom *g = &run->geom[k];
+    fprintf(f, ",\"%s\":[", name);
+    for (int k = 0; k < n; k++) {
+        const view_geom *g = &shape[k];
         fprintf(f, "%s{\"type\":%d,\"body\":%d,\"size\":", k ? "," : "", g->type, g->body);
         json_numbers(f, g->size, 3);
         fputs(",\"pose\":", f);
@@ -111,10 +112,10 @@ static int write_geoms(FILE *f, const view_run *run)
 /* The run as one JSON object (docs/outputs.md lists its members). */
 static int write_data(FILE *f, const view_run *run, const char *title)
 {
-    const size_t n = (size_t)run->nframe, s3 = n * (size_t)run->slots * 3;
+    const size_t n = (size_t)run->nframe, c3 = (size_t)run->ncontact * 3;
     fputs("{\"format\":\"mcdyn-view 1\",\"title\":", f);
     json_text(f, title);
-    fprintf(f, ",\"model_bodies\":%d,\"slots\":%d,\"bodies\":[", run->nbody, run->slots);
+    fprintf(f, ",\"model_bodies\":%d,\"bodies\":[", run->nbody);
     for (int k = 0; k < run->nbody; k++) {
         if (k) fputc(',', f);
         json_text(f, run->body_name[k]);
@@ -122,7 +123,9 @@ static int write_data(FILE *f, const view_run *run, const char *title)
     fputs("],\"parents\":[", f);
     for (int k = 0; k < run->nbody; k++) fprintf(f, "%s%d", k ? "," : "", run->body_parent[k]);
     fputc(']', f);
-    if (write_geoms(f, run)) return -1;
+    if (write_shapes(f, "geoms", run->geom, run->ngeom) ||
+        write_shapes(f, "visuals", run->visual, run->nvisual))
+        return -1;
     const char *name[] = {
         "t", "pose", "ncontacts", "contact_point", "contact_normal", "contact_force"};
     const void *data[] = {run->t,
@@ -131,7 +134,7 @@ static int write_data(FILE *f, const view_run *run, const char *title)
                           run->contact_point,
                           run->contact_normal,
                           run->contact_force};
-    const size_t count[] = {n, n * (size_t)run->nbody * 7, n, s3, s3, s3};
+    const size_t count[] = {n, n * (size_t)run->nbody * 7, n, c3, c3, c3};
     for (int k = 0; k < 6; k++) {
         fprintf(f, ",\"%s\":", name[k]);
         if (base64_words(f, data[k], count[k])) return -1;
@@ -148,8 +151,11 @@ static double page_size(const view_run *run)
     for (int k = 0; k < run->nbody; k++) bytes += 6.0 * (double)strlen(run->body_name[k]) + 16;
     for (int k = 0; k < run->ngeom; k++)
         bytes += 256 + (double)base64_size(12 * (size_t)run->geom[k].nmesh);
-    const double per_frame = 4.0 * (2 + 7.0 * run->nbody + 9.0 * run->slots);
-    return bytes + 4.0 / 3.0 * per_frame * (double)run->nframe + 64;
+    for (int k = 0; k < run->nvisual; k++)
+        bytes += 256 + (double)base64_size(12 * (size_t)run->visual[k].nmesh);
+    const double per_frame = 4.0 * (2 + 7.0 * run->nbody);
+    return bytes + 4.0 / 3.0 * (per_frame * (double)run->nframe + 36.0 * (double)run->ncontact) +
+           64;
 }
 
 static void write_script(FILE *f, const char *type, const char *id, const view_asset *a)

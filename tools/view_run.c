@@ -119,9 +119,9 @@ static int read_body_parents(reader *r, view_run *run)
     return 0;
 }
 
-/* Mesh vertices of geom k from the optional /model/mesh_vertex (older logs
- * have none: the geom is then drawn without a shape). */
-static int read_meshes(reader *r, view_run *run, const int *range)
+/* Mesh vertices of the n shapes from the optional /model/mesh_vertex
+ * (older logs have none: the shape is then drawn without a mesh). */
+static int read_meshes(reader *r, view_geom *shape, int n, const int *range)
 {
     hsize_t nv = 0, three[1] = {3};
     if (H5Lexists(r->file, "model/mesh_vertex", H5P_DEFAULT) <= 0) return 0;
@@ -129,12 +129,12 @@ static int read_meshes(reader *r, view_run *run, const int *range)
     double *v = alloc_array((size_t)nv * 3, sizeof *v);
     if (!v) return fail(r, "out of memory");
     int bad = nv > 0 && read_all(r, "model/mesh_vertex", H5T_NATIVE_DOUBLE, v);
-    for (int k = 0; k < run->ngeom && !bad; k++) {
+    for (int k = 0; k < n && !bad; k++) {
         const long first = range[2 * k], count = range[2 * k + 1];
         if (first < 0 || count < 0 || (hsize_t)(first + count) > nv) {
-            bad = fail(r, "model/geom_mesh_vertex of geom %d is out of range", k);
+            bad = fail(r, "a mesh vertex range of shape %d is out of range", k);
         } else if (count > 0) {
-            view_geom *g = &run->geom[k];
+            view_geom *g = &shape[k];
             if (!(g->mesh = alloc_array((size_t)count * 3, sizeof *g->mesh)))
                 bad = fail(r, "out of memory");
             for (long i = 0; i < 3 * count && !bad; i++) g->mesh[i] = (float)v[3 * first + i];
@@ -145,41 +145,47 @@ static int read_meshes(reader *r, view_run *run, const int *range)
     return bad;
 }
 
-static int read_geoms(reader *r, view_run *run)
+/* The shapes model/PREFIX_type, _body, _size, _pose and _mesh_vertex
+ * into (*shape, *n); a missing PREFIX_type with optional set reads none. */
+static int read_shapes(reader *r, const char *prefix, int optional, int nbody, view_geom **shape,
+                       int *nshape)
 {
+    char name[5][48];
+    const char *part[5] = {"type", "body", "size", "pose", "mesh_vertex"};
+    for (int k = 0; k < 5; k++) snprintf(name[k], sizeof name[k], "model/%s_%s", prefix, part[k]);
+    if (optional && H5Lexists(r->file, name[0], H5P_DEFAULT) <= 0) return 0;
     hsize_t n = 0, m = 0, three[1] = {3}, seven[1] = {7}, two[1] = {2};
-    if (check_shape(r, "model/geom_type", 1, NULL, &n)) return -1;
-    if (n > INT32_MAX / 8) return fail(r, "too many geoms");
-    run->ngeom = (int)n;
-    const char *same[] = {"model/geom_body", "model/geom_size", "model/geom_pose"};
+    if (check_shape(r, name[0], 1, NULL, &n)) return -1;
+    if (n > INT32_MAX / 8) return fail(r, "too many %ss", prefix);
+    *nshape = (int)n;
     const hsize_t *tails[] = {NULL, three, seven};
-    for (int k = 0; k < 3; k++)
-        if (check_shape(r, same[k], k ? 2 : 1, tails[k], &m) || m != n)
-            return m != n ? fail(r, "%s does not have one row per geom", same[k]) : -1;
-    int has_mesh = H5Lexists(r->file, "model/geom_mesh_vertex", H5P_DEFAULT) > 0;
-    if (has_mesh && (check_shape(r, "model/geom_mesh_vertex", 2, two, &m) || m != n))
-        return m != n ? fail(r, "model/geom_mesh_vertex does not have one row per geom") : -1;
+    for (int k = 1; k < 4; k++)
+        if (check_shape(r, name[k], k > 1 ? 2 : 1, tails[k - 1], &m) || m != n)
+            return m != n ? fail(r, "%s does not have one row per %s", name[k], prefix) : -1;
+    int has_mesh = H5Lexists(r->file, name[4], H5P_DEFAULT) > 0;
+    if (has_mesh && (check_shape(r, name[4], 2, two, &m) || m != n))
+        return m != n ? fail(r, "%s does not have one row per %s", name[4], prefix) : -1;
     int *ival = alloc_array(n * 3, sizeof *ival);
     double *dval = alloc_array(n * 10, sizeof *dval);
-    run->geom = alloc_array(n, sizeof *run->geom);
-    int bad = !ival || !dval || !run->geom ? fail(r, "out of memory") : 0;
+    *shape = alloc_array(n, sizeof **shape);
+    int bad = !ival || !dval || !*shape ? fail(r, "out of memory") : 0;
     if (!bad && n > 0)
-        bad = read_all(r, "model/geom_type", H5T_NATIVE_INT, ival) ||
-              read_all(r, "model/geom_body", H5T_NATIVE_INT, ival + n) ||
-              read_all(r, "model/geom_size", H5T_NATIVE_DOUBLE, dval) ||
-              read_all(r, "model/geom_pose", H5T_NATIVE_DOUBLE, dval + 3 * n);
+        bad = read_all(r, name[0], H5T_NATIVE_INT, ival) ||
+              read_all(r, name[1], H5T_NATIVE_INT, ival + n) ||
+              read_all(r, name[2], H5T_NATIVE_DOUBLE, dval) ||
+              read_all(r, name[3], H5T_NATIVE_DOUBLE, dval + 3 * n);
     for (hsize_t k = 0; k < n && !bad; k++) {
-        view_geom *g = &run->geom[k];
+        view_geom *g = &(*shape)[k];
         g->type = ival[k], g->body = ival[n + k];
-        if (g->body < -1 || g->body >= run->nbody)
-            bad = fail(r, "geom %d is on body %d, not in the model", (int)k, g->body);
+        if (g->body < -1 || g->body >= nbody)
+            bad = fail(r, "%s %d is on body %d, not in the model", prefix, (int)k, g->body);
         memcpy(g->size, dval + 3 * k, sizeof g->size);
         memcpy(g->pose, dval + 3 * n + 7 * k, sizeof g->pose);
     }
-    if (!bad && has_mesh) {
-        /* (first, count) pairs in place of geom_body, which is copied above */
-        bad = read_all(r, "model/geom_mesh_vertex", H5T_NATIVE_INT, ival + n);
-        if (!bad) bad = read_meshes(r, run, ival + n);
+    if (!bad && has_mesh && n > 0) {
+        /* (first, count) pairs in place of the bodies, which are copied above */
+        bad = read_all(r, name[4], H5T_NATIVE_INT, ival + n);
+        if (!bad) bad = read_meshes(r, *shape, (int)n, ival + n);
     }
     free(ival), free(dval);
     return bad;
@@ -241,6 +247,75 @@ static int read_picked(reader *r, const char *name, int rank, size_t width, int 
     return bad ? fail(r, "cannot read %s", name) : 0;
 }
 
+/* Row offsets in /contacts of every step: first[i] = the sum of the counts
+ * before step i, first[n] the total, which must be the rows of /contacts. */
+static int contact_offsets(reader *r, const int *count, hsize_t n, hsize_t rows, long long *first)
+{
+    first[0] = 0;
+    for (hsize_t i = 0; i < n; i++) {
+        if (count[i] < 0 || (unsigned long long)first[i] + (unsigned)count[i] > rows)
+            return fail(r, "steps/ncontacts (step %llu) does not match /contacts",
+                        (unsigned long long)i);
+        first[i + 1] = first[i] + count[i];
+    }
+    if ((hsize_t)first[n] != rows)
+        return fail(r, "/contacts has %llu rows, steps/ncontacts counts %lld",
+                    (unsigned long long)rows, first[n]);
+    return 0;
+}
+
+/* The contacts of the picked steps from the /contacts dataset name (3
+ * values per contact) into out as floats. */
+static int read_contacts(reader *r, const char *name, const long *pick, long npick,
+                         const long long *first, float *out)
+{
+    hid_t d = H5Dopen2(r->file, name, H5P_DEFAULT);
+    hid_t file_space = d >= 0 ? H5Dget_space(d) : -1;
+    int bad = d < 0 || file_space < 0;
+    double buf[3 * 64];
+    size_t o = 0;
+    for (long p = 0; p < npick && !bad; p++)
+        for (long long c = first[pick[p]]; c < first[pick[p] + 1] && !bad; c += 64) {
+            const long long left = first[pick[p] + 1] - c;
+            hsize_t start[2] = {(hsize_t)c, 0}, count[2] = {(hsize_t)(left < 64 ? left : 64), 3};
+            hid_t mem = H5Screate_simple(2, count, NULL);
+            H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL);
+            bad = H5Dread(d, H5T_NATIVE_DOUBLE, mem, file_space, H5P_DEFAULT, buf) < 0;
+            H5Sclose(mem);
+            for (hsize_t i = 0; i < 3 * count[0] && !bad; i++) out[o++] = (float)buf[i];
+        }
+    if (file_space >= 0) H5Sclose(file_space);
+    if (d >= 0) H5Dclose(d);
+    return bad ? fail(r, "cannot read %s", name) : 0;
+}
+
+/* /contacts: the contacts of the picked steps, all of them. */
+static int read_all_contacts(reader *r, view_run *run, const long *pick, hsize_t n)
+{
+    static const char *const name[] = {"contacts/point", "contacts/normal", "contacts/force_world"};
+    hsize_t rows = 0, m = 0, three[1] = {3};
+    for (int k = 0; k < 3; k++)
+        if (check_shape(r, name[k], 2, three, k ? &m : &rows) || (k && m != rows))
+            return k && m != rows ? fail(r, "%s is not one row per contact", name[k]) : -1;
+    int *count = alloc_array(n, sizeof *count);
+    long long *first = alloc_array(n + 1, sizeof *first);
+    int bad = !count || !first ? fail(r, "out of memory")
+                               : read_all(r, "steps/ncontacts", H5T_NATIVE_INT, count) ||
+                                     contact_offsets(r, count, n, rows, first);
+    long total = 0;
+    for (long p = 0; p < run->nframe && !bad; p++) total += count[pick[p]];
+    run->ncontact = total;
+    float **out[] = {&run->contact_point, &run->contact_normal, &run->contact_force};
+    for (int k = 0; k < 3 && !bad; k++) {
+        if (!(*out[k] = alloc_array((size_t)total * 3 + 1, sizeof(float))))
+            bad = fail(r, "out of memory");
+        else
+            bad = read_contacts(r, name[k], pick, run->nframe, first, *out[k]);
+    }
+    free(count), free(first);
+    return bad;
+}
+
 static int read_steps(reader *r, view_run *run, double fps)
 {
     hsize_t n = 0, m = 0, pose_tail[2] = {(hsize_t)run->nbody, 7};
@@ -249,45 +324,24 @@ static int read_steps(reader *r, view_run *run, double fps)
     if (check_shape(r, "steps/ncontacts", 1, NULL, &m) || m != n ||
         check_shape(r, "steps/body_pose", 3, pose_tail, &m) || m != n)
         return m != n ? fail(r, "steps/ncontacts or steps/body_pose is not one row per step") : -1;
-    hid_t d = H5Dopen2(r->file, "steps/contact_point", H5P_DEFAULT);
-    hid_t space = d >= 0 ? H5Dget_space(d) : -1;
-    hsize_t cdims[3] = {0, 0, 0};
-    if (space >= 0 && H5Sget_simple_extent_ndims(space) == 3)
-        H5Sget_simple_extent_dims(space, cdims, NULL);
-    if (space >= 0) H5Sclose(space);
-    if (d >= 0) H5Dclose(d);
-    if (cdims[2] != 3 || cdims[1] > 4096)
-        return fail(r, "not an mcdyn log: steps/contact_point is missing or misshapen");
-    run->slots = (int)cdims[1];
-    hsize_t slot_tail[2] = {cdims[1], 3};
-    const char *contact[] = {"steps/contact_point", "steps/contact_normal", "steps/contact_force"};
-    for (int k = 0; k < 3; k++)
-        if (check_shape(r, contact[k], 3, slot_tail, &m) || m != n)
-            return m != n ? fail(r, "%s is not one row per step", contact[k]) : -1;
     double *t = alloc_array(n, sizeof *t);
     long *pick = NULL, np = 0;
     int bad = !t ? fail(r, "out of memory") : read_all(r, "steps/t", H5T_NATIVE_DOUBLE, t);
     if (!bad) bad = pick_frames(r, t, n, fps, &pick, &np);
-    const size_t nb7 = (size_t)run->nbody * 7, s3 = (size_t)run->slots * 3;
+    const size_t nb7 = (size_t)run->nbody * 7;
     if (!bad) {
         run->nframe = np;
         run->t = alloc_array((size_t)np, sizeof *run->t);
         run->ncontacts = alloc_array((size_t)np, sizeof *run->ncontacts);
         run->pose = alloc_array((size_t)np * (nb7 ? nb7 : 1), sizeof *run->pose);
-        run->contact_point = alloc_array((size_t)np * s3 + 1, sizeof(float));
-        run->contact_normal = alloc_array((size_t)np * s3 + 1, sizeof(float));
-        run->contact_force = alloc_array((size_t)np * s3 + 1, sizeof(float));
-        bad = !run->t || !run->ncontacts || !run->pose || !run->contact_point ||
-              !run->contact_normal || !run->contact_force;
+        bad = !run->t || !run->ncontacts || !run->pose;
         if (bad) fail(r, "out of memory");
     }
     for (long i = 0; i < np && !bad; i++) run->t[i] = (float)t[pick[i]];
     if (!bad)
         bad = read_picked(r, "steps/ncontacts", 1, 1, 1, pick, np, n, run->ncontacts) ||
               (nb7 && read_picked(r, "steps/body_pose", 3, nb7, 0, pick, np, n, run->pose)) ||
-              (s3 && (read_picked(r, contact[0], 3, s3, 0, pick, np, n, run->contact_point) ||
-                      read_picked(r, contact[1], 3, s3, 0, pick, np, n, run->contact_normal) ||
-                      read_picked(r, contact[2], 3, s3, 0, pick, np, n, run->contact_force)));
+              read_all_contacts(r, run, pick, n);
     free(t), free(pick);
     return bad;
 }
@@ -304,7 +358,9 @@ int view_run_read(const char *path, double fps, view_run *run, char *msg, size_t
     if ((r.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return fail(&r, "cannot open as HDF5 (corrupt file?)");
     int bad = check_format(&r) || read_body_names(&r, run) || read_body_parents(&r, run) ||
-              read_geoms(&r, run) || read_steps(&r, run, fps);
+              read_shapes(&r, "geom", 0, run->nbody, &run->geom, &run->ngeom) ||
+              read_shapes(&r, "visual", 1, run->nbody, &run->visual, &run->nvisual) ||
+              read_steps(&r, run, fps);
     H5Fclose(r.file);
     if (bad) view_run_free(run);
     return bad ? -1 : 0;
@@ -314,6 +370,8 @@ void view_run_free(view_run *run)
 {
     for (int k = 0; run->body_name && k < run->nbody; k++) free(run->body_name[k]);
     for (int k = 0; run->geom && k < run->ngeom; k++) free(run->geom[k].mesh);
+    for (int k = 0; run->visual && k < run->nvisual; k++) free(run->visual[k].mesh);
+    free(run->visual);
     free(run->body_name), free(run->body_parent), free(run->geom), free(run->t), free(run->pose),
         free(run->ncontacts);
     free(run->contact_point), free(run->contact_normal), free(run->contact_force);

@@ -14,17 +14,20 @@ typedef struct view_geom {
 } view_geom;
 
 typedef struct view_run {
-    int nbody, ngeom, slots;
+    int nbody, ngeom;
     char **body_name;
     int *body_parent; /* parent body index, -1 = the world */
     view_geom *geom;
+    int nvisual;
+    view_geom *visual; /* visual shapes (none in older logs) */
     long nframe;
     float *t;              /* nframe [s] */
     float *pose;           /* nframe x nbody x 7: world x y z qw qx qy qz of each body frame */
-    int *ncontacts;        /* nframe */
-    float *contact_point;  /* nframe x slots x 3, world [m]; NaN in unused slots */
-    float *contact_normal; /* nframe x slots x 3 */
-    float *contact_force;  /* nframe x slots x 3: Fn, Ff, Fo [N] */
+    int *ncontacts;        /* nframe: contacts of each frame's step */
+    long ncontact;         /* contacts of all frames, the sum of ncontacts */
+    float *contact_point;  /* ncontact x 3, world [m]: frame 0's contacts, then frame 1's... */
+    float *contact_normal; /* ncontact x 3 */
+    float *contact_force;  /* ncontact x 3: the force on body A, world [N] */
 } view_run;
 
 /* Reads the log at path keeping at most fps frames per simulated second

@@ -170,6 +170,10 @@ typedef struct mcd_model {
     char *name;
     int max_depth; /* longest root-to-leaf path, in bodies */
     int nrobot;    /* links joined to the world (mcd_body.robot), counting fixed ones */
+    /* Visual geometry (a URDF's <visual>): drawn by viewers, never used by
+     * collision; body, pose and robot as for geom. */
+    int nvisual;
+    mcd_geom *visual;
 } mcd_model;
 
 /* ---- builder ------------------------------------------------------------ */
@@ -201,6 +205,9 @@ mcd_status mcd_builder_add_link(mcd_builder *b, const mcd_link_desc *desc, int *
                                 mcd_error *err);
 /* Adds collision geometry to a link (-1: the world). */
 mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *geom, mcd_error *err);
+/* Adds visual geometry to a link (-1: the world), checked as a geom: kept in
+ * mcd_model.visual, not used by collision. */
+mcd_status mcd_builder_add_visual(mcd_builder *b, int link, const mcd_geom *geom, mcd_error *err);
 /* Adds a node on a link at the given pose in the link frame. */
 mcd_status mcd_builder_add_node(mcd_builder *b, const char *name, int link, const mcd_pose *pose,
                                 int *index, mcd_error *err);

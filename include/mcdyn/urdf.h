@@ -31,7 +31,13 @@
  *    reads them); a collision mesh that cannot be found gives a warning,
  *    and reading it fails naming the file and the link; with
  *    ignore_collision set, <collision> is not read at all;
- *  - <visual> elements are never read (their meshes are not looked for);
+ *  - <visual> geometry: the same shapes, resolved the same way, kept in
+ *    mcd_model.visual (drawn by the replay page, never used by collision);
+ *    a link without <visual>, or with one that cannot be drawn, gets copies
+ *    of its collision shapes instead: silently when a visual mesh file is
+ *    not found (robot packages often ship without them), with a warning
+ *    when a <visual> does not parse; a <visual> never stops a model from
+ *    loading;
  *  - <material>, <gazebo>, <transmission>, <mujoco> and other extension
  *    elements are ignored.
  * The XML declaration version="0.0" written by some exporters is accepted.

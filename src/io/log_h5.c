@@ -1,6 +1,8 @@
 /* Trajectory log in HDF5 (include/mcdyn/log.h). Each per-step dataset is a
  * column: a buffer of BLOCK steps in memory, written as one hyperslab when
- * full; chunks of BLOCK steps, the sparse ones deflated (level 1, shuffle). */
+ * full; chunks of BLOCK steps, the sparse ones deflated (level 1, shuffle).
+ * The datasets of /contacts are columns too, with one row per contact
+ * instead of per step, buffered and written CBLOCK contacts at a time. */
 #include "mcdyn/log.h"
 
 #include <hdf5.h>
@@ -16,11 +18,14 @@
 #include "mcdyn/spatial.h"
 
 #define BLOCK   1000 /* steps per write and per chunk */
+#define CBLOCK  4096 /* contacts per write and per chunk in /contacts */
 #define DEFLATE 1
 
 enum { C_T, C_Q, C_QD, C_POSE, C_NC, C_IT, C_RES, C_CBODY, C_CPOINT, C_CNORMAL, C_CFORCE, NCOL };
+enum { R_BODY, R_POINT, R_NORMAL, R_FORCE, R_WORLD, NRAGGED }; /* the datasets of /contacts */
 
-/* One per-step dataset: shape (steps, dim[0], dim[1]) with rank 1..3. */
+/* One per-step (or per-contact) dataset: shape (rows, dim[0], dim[1]) with
+ * rank 1..3. */
 typedef struct log_column {
     const char *name;
     int rank, is_int;
@@ -36,6 +41,9 @@ struct mcd_log {
     int nq, nv, nbody, slots, nbuf;
     hsize_t nwritten;
     log_column col[NCOL];
+    int ncbuf;         /* contacts buffered in ragged[] */
+    hsize_t ncwritten; /* contacts written */
+    log_column ragged[NRAGGED];
 };
 
 static mcd_status h5_fail(mcd_error *err, const mcd_log *log, const char *what)
@@ -63,34 +71,87 @@ static int write_fixed(hid_t g, const char *name, hid_t type, hsize_t n, hsize_t
     return e != 0;
 }
 
-/* The vertices of the model's mesh geoms (the points whose convex hull the
- * collision layer uses), scaled by geom_size as there: model/mesh_vertex
- * (N x 3, geom frame [m]) and model/geom_mesh_vertex (ngeom x 2: first row
- * and count, 0 0 for other geoms). */
-static int write_mesh_vertices(hid_t g, const mcd_model *m)
+/* Appends the vertices of the n shapes' mesh files, scaled by their size,
+ * to (*all, *count rows); range[2k], range[2k + 1] = first row and count
+ * of shape k (0 0 for other shapes). A file that does not load fails the
+ * log when required (collision meshes, which the run has loaded already),
+ * else it gets no vertices (a visual mesh: the page draws nothing). */
+static int gather_mesh_vertices(const mcd_geom *shape, int n, int required, int *range,
+                                double **all, size_t *count)
 {
-    int *range = calloc((size_t)m->ngeom * 2 + 1, sizeof *range);
-    double *all = NULL;
-    size_t n = 0;
-    int bad = !range;
-    for (int k = 0; k < m->ngeom && !bad; k++) {
-        if (m->geom[k].type != MCD_GEOM_MESH || !m->geom[k].mesh_path) continue;
+    for (int k = 0; k < n; k++) {
+        if (shape[k].type != MCD_GEOM_MESH || !shape[k].mesh_path) continue;
         double *v = NULL, *grown = NULL;
         int nv = 0;
         mcd_error err = {0};
-        bad = mcd_mesh_load_vertices(m->geom[k].mesh_path, "log", &v, &nv, &err) != MCD_OK ||
-              n + (size_t)nv > INT32_MAX || !(grown = realloc(all, (n + (size_t)nv) * 3 * 8));
+        if (mcd_mesh_load_vertices(shape[k].mesh_path, "log", &v, &nv, &err) != MCD_OK) {
+            if (required) return 1;
+            continue;
+        }
+        const size_t m = *count;
+        int bad = m + (size_t)nv > INT32_MAX || !(grown = realloc(*all, (m + (size_t)nv) * 3 * 8));
         if (!bad) {
-            all = grown;
-            for (int i = 0; i < 3 * nv; i++) all[3 * n + (size_t)i] = v[i] * m->geom[k].size[i % 3];
-            range[2 * k] = (int)n, range[2 * k + 1] = nv;
-            n += (size_t)nv;
+            *all = grown;
+            for (int i = 0; i < 3 * nv; i++) grown[3 * m + (size_t)i] = v[i] * shape[k].size[i % 3];
+            range[2 * k] = (int)m, range[2 * k + 1] = nv;
+            *count = m + (size_t)nv;
         }
         free(v);
+        if (bad) return 1;
     }
+    return 0;
+}
+
+/* The vertices of the model's mesh geoms (the points whose convex hull the
+ * collision layer uses) and visuals, scaled by their sizes: model/mesh_vertex
+ * (N x 3, geom frame [m]), model/geom_mesh_vertex (ngeom x 2: first row
+ * and count, 0 0 for other geoms) and model/visual_mesh_vertex (the same per
+ * visual). */
+static int write_mesh_vertices(hid_t g, const mcd_model *m)
+{
+    int *range = calloc((size_t)(m->ngeom + m->nvisual) * 2 + 1, sizeof *range);
+    int *visual_range = range ? range + 2 * m->ngeom : NULL;
+    double *all = NULL;
+    size_t n = 0;
+    int bad = !range || gather_mesh_vertices(m->geom, m->ngeom, 1, range, &all, &n) ||
+              gather_mesh_vertices(m->visual, m->nvisual, 0, visual_range, &all, &n);
     if (!bad) bad = write_fixed(g, "geom_mesh_vertex", H5T_NATIVE_INT, (hsize_t)m->ngeom, 2, range);
+    if (!bad)
+        bad = write_fixed(g, "visual_mesh_vertex", H5T_NATIVE_INT, (hsize_t)m->nvisual, 2,
+                          visual_range);
     if (!bad) bad = write_fixed(g, "mesh_vertex", H5T_NATIVE_DOUBLE, (hsize_t)n, 3, all);
     free(range), free(all);
+    return bad;
+}
+
+/* The datasets PREFIX_type, _body, _size, _pose and _mesh of n shapes;
+ * ibuf, dbuf and names have room for n entries (7 doubles each). */
+static int write_shapes(hid_t g, const char *prefix, const mcd_geom *shape, int n, int *ibuf,
+                        double *dbuf, const char **names)
+{
+    const hsize_t ns = (hsize_t)n;
+    char name[32];
+    hid_t str = string_type();
+    int bad = 0;
+    for (int k = 0; k < n; k++) ibuf[k] = (int)shape[k].type;
+    snprintf(name, sizeof name, "%s_type", prefix);
+    bad |= write_fixed(g, name, H5T_NATIVE_INT, ns, 1, ibuf);
+    for (int k = 0; k < n; k++) ibuf[k] = shape[k].body;
+    snprintf(name, sizeof name, "%s_body", prefix);
+    bad |= write_fixed(g, name, H5T_NATIVE_INT, ns, 1, ibuf);
+    for (int k = 0; k < n; k++) memcpy(dbuf + 3 * k, shape[k].size, 3 * sizeof *dbuf);
+    snprintf(name, sizeof name, "%s_size", prefix);
+    bad |= write_fixed(g, name, H5T_NATIVE_DOUBLE, ns, 3, dbuf);
+    for (int k = 0; k < n; k++) {
+        mcd_v3_copy(dbuf + 7 * k, shape[k].pose.p);
+        mcd_quat_from_m3(dbuf + 7 * k + 3, shape[k].pose.R);
+    }
+    snprintf(name, sizeof name, "%s_pose", prefix);
+    bad |= write_fixed(g, name, H5T_NATIVE_DOUBLE, ns, 7, dbuf);
+    for (int k = 0; k < n; k++) names[k] = shape[k].mesh_path ? shape[k].mesh_path : "";
+    snprintf(name, sizeof name, "%s_mesh", prefix);
+    bad |= write_fixed(g, name, str, ns, 1, names);
+    H5Tclose(str);
     return bad;
 }
 
@@ -98,11 +159,12 @@ static int write_model(hid_t file, const mcd_model *m)
 {
     hid_t g = H5Gcreate2(file, "model", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (g < 0) return 1;
-    const hsize_t nb = (hsize_t)m->nbody, ng = (hsize_t)m->ngeom;
-    int *ibuf = calloc((size_t)(m->nbody + m->ngeom) * 2 + 1, sizeof *ibuf);
-    double *dbuf = calloc((size_t)(m->nbody + m->ngeom) * 7 + 1, sizeof *dbuf);
-    const char **names =
-        calloc((size_t)(m->ngeom > m->nbody ? m->ngeom : m->nbody) + 1, sizeof *names);
+    const hsize_t nb = (hsize_t)m->nbody;
+    int most = m->nbody > m->ngeom ? m->nbody : m->ngeom;
+    most = most > m->nvisual ? most : m->nvisual;
+    int *ibuf = calloc((size_t)most + 1, sizeof *ibuf);
+    double *dbuf = calloc((size_t)most * 7 + 1, sizeof *dbuf);
+    const char **names = calloc((size_t)most + 1, sizeof *names);
     hid_t str = string_type();
     int bad = !ibuf || !dbuf || !names;
     if (!bad) {
@@ -112,20 +174,8 @@ static int write_model(hid_t file, const mcd_model *m)
         bad |= write_fixed(g, "body_parent", H5T_NATIVE_INT, nb, 1, ibuf);
         for (int k = 0; k < m->nbody; k++) mcd_v3_copy(dbuf + 3 * k, m->body[k].mass.com);
         bad |= write_fixed(g, "body_com", H5T_NATIVE_DOUBLE, nb, 3, dbuf);
-        for (int k = 0; k < m->ngeom; k++) ibuf[k] = (int)m->geom[k].type;
-        bad |= write_fixed(g, "geom_type", H5T_NATIVE_INT, ng, 1, ibuf);
-        for (int k = 0; k < m->ngeom; k++) ibuf[k] = m->geom[k].body;
-        bad |= write_fixed(g, "geom_body", H5T_NATIVE_INT, ng, 1, ibuf);
-        for (int k = 0; k < m->ngeom; k++) memcpy(dbuf + 3 * k, m->geom[k].size, 3 * sizeof *dbuf);
-        bad |= write_fixed(g, "geom_size", H5T_NATIVE_DOUBLE, ng, 3, dbuf);
-        for (int k = 0; k < m->ngeom; k++) {
-            mcd_v3_copy(dbuf + 7 * k, m->geom[k].pose.p);
-            mcd_quat_from_m3(dbuf + 7 * k + 3, m->geom[k].pose.R);
-        }
-        bad |= write_fixed(g, "geom_pose", H5T_NATIVE_DOUBLE, ng, 7, dbuf);
-        for (int k = 0; k < m->ngeom; k++)
-            names[k] = m->geom[k].mesh_path ? m->geom[k].mesh_path : "";
-        bad |= write_fixed(g, "geom_mesh", str, ng, 1, names);
+        bad |= write_shapes(g, "geom", m->geom, m->ngeom, ibuf, dbuf, names);
+        bad |= write_shapes(g, "visual", m->visual, m->nvisual, ibuf, dbuf, names);
         bad |= write_mesh_vertices(g, m);
     }
     H5Tclose(str);
@@ -161,17 +211,23 @@ static void define_columns(mcd_log *log)
         {"contact_force", 3, 0, {s, 3}, (size_t)s * 3, 0, NULL},
     };
     memcpy(log->col, def, sizeof def);
+    const log_column ragged[NRAGGED] = {
+        {"body", 2, 1, {2, 0}, 2, 0, NULL},        {"point", 2, 0, {3, 0}, 3, 0, NULL},
+        {"normal", 2, 0, {3, 0}, 3, 0, NULL},      {"force", 2, 0, {3, 0}, 3, 0, NULL},
+        {"force_world", 2, 0, {3, 0}, 3, 0, NULL},
+    };
+    memcpy(log->ragged, ragged, sizeof ragged);
 }
 
 /* Creates the extendible dataset of column c in group g and its buffer.
  * Compression pays for the contact slots (mostly NaN and -1) and the
  * counters; the state (t, q, qd, poses) is dense doubles that deflate
  * shrinks by a quarter at several times the cost of the whole run. */
-static int create_column(hid_t g, log_column *c, int compress)
+static int create_column(hid_t g, log_column *c, hsize_t rows, int compress)
 {
     hsize_t dims[3] = {0, c->dim[0], c->dim[1]}, maxd[3] = {H5S_UNLIMITED, c->dim[0], c->dim[1]};
-    hsize_t chunk[3] = {BLOCK, c->dim[0] ? c->dim[0] : 1, c->dim[1] ? c->dim[1] : 1};
-    if (!(c->buf = calloc((size_t)BLOCK * (c->width ? c->width : 1), 8))) return 1;
+    hsize_t chunk[3] = {rows, c->dim[0] ? c->dim[0] : 1, c->dim[1] ? c->dim[1] : 1};
+    if (!(c->buf = calloc((size_t)rows * (c->width ? c->width : 1), 8))) return 1;
     hid_t space = H5Screate_simple(c->rank, dims, maxd);
     hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(plist, c->rank, chunk);
@@ -182,16 +238,14 @@ static int create_column(hid_t g, log_column *c, int compress)
     return c->dset < 0;
 }
 
-/* Writes the buffered steps of every column as hyperslabs. */
-static int flush_block(mcd_log *log)
+/* Appends the n buffered rows of the ncol columns c, written rows before
+ * them, as hyperslabs. */
+static int flush_columns(log_column *c, int ncol, hsize_t written, int n)
 {
-    if (log->nbuf == 0) return 0;
     int bad = 0;
-    for (int k = 0; k < NCOL && !bad; k++) {
-        log_column *c = &log->col[k];
-        hsize_t size[3] = {log->nwritten + (hsize_t)log->nbuf, c->dim[0], c->dim[1]};
-        hsize_t start[3] = {log->nwritten, 0, 0},
-                count[3] = {(hsize_t)log->nbuf, c->dim[0], c->dim[1]};
+    for (int k = 0; k < ncol && !bad && n > 0; k++, c++) {
+        hsize_t size[3] = {written + (hsize_t)n, c->dim[0], c->dim[1]};
+        hsize_t start[3] = {written, 0, 0}, count[3] = {(hsize_t)n, c->dim[0], c->dim[1]};
         if (H5Dset_extent(c->dset, size) < 0) return 1;
         if (c->width == 0) continue;
         hid_t file_space = H5Dget_space(c->dset), mem = H5Screate_simple(c->rank, count, NULL);
@@ -200,18 +254,40 @@ static int flush_block(mcd_log *log)
                        H5P_DEFAULT, c->buf) < 0;
         H5Sclose(mem), H5Sclose(file_space);
     }
+    return bad;
+}
+
+/* Writes the buffered steps of every per-step column. */
+static int flush_block(mcd_log *log)
+{
+    int bad = flush_columns(log->col, NCOL, log->nwritten, log->nbuf);
     log->nwritten += (hsize_t)log->nbuf;
     log->nbuf = 0;
     return bad;
 }
 
+/* Writes the buffered contacts of /contacts. */
+static int flush_contacts(mcd_log *log)
+{
+    int bad = flush_columns(log->ragged, NRAGGED, log->ncwritten, log->ncbuf);
+    log->ncwritten += (hsize_t)log->ncbuf;
+    log->ncbuf = 0;
+    return bad;
+}
+
+static void close_columns(log_column *c, int ncol)
+{
+    for (int k = 0; k < ncol; k++) {
+        if (c[k].dset > 0) H5Dclose(c[k].dset);
+        free(c[k].buf);
+        c[k].dset = 0, c[k].buf = NULL;
+    }
+}
+
 static void close_handles(mcd_log *log)
 {
-    for (int k = 0; k < NCOL; k++) {
-        if (log->col[k].dset > 0) H5Dclose(log->col[k].dset);
-        free(log->col[k].buf);
-        log->col[k].dset = 0, log->col[k].buf = NULL;
-    }
+    close_columns(log->col, NCOL);
+    close_columns(log->ragged, NRAGGED);
     if (log->file > 0) H5Fclose(log->file);
     log->file = 0;
 }
@@ -259,7 +335,11 @@ static int create_file(mcd_log *log, const mcd_model *m, const char *scenario_te
     hid_t g = bad ? -1 : H5Gcreate2(log->file, "steps", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     bad |= g < 0;
     for (int k = 0; k < NCOL && !bad; k++)
-        bad = create_column(g, &log->col[k], k != C_RES && k >= C_NC);
+        bad = create_column(g, &log->col[k], BLOCK, k != C_RES && k >= C_NC);
+    if (g >= 0) H5Gclose(g);
+    g = bad ? -1 : H5Gcreate2(log->file, "contacts", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    bad |= g < 0;
+    for (int k = 0; k < NRAGGED && !bad; k++) bad = create_column(g, &log->ragged[k], CBLOCK, 0);
     if (g >= 0) H5Gclose(g);
     return bad;
 }
@@ -292,7 +372,8 @@ mcd_status mcd_log_open(const char *path, const mcd_model *m, const char *scenar
     return MCD_OK;
 }
 
-static void store_contacts(mcd_log *log, const mcd_log_step *s, int row)
+/* The first slots contacts of the step in row of the per-step columns. */
+static void store_slots(mcd_log *log, const mcd_log_step *s, int row)
 {
     int *body = (int *)log->col[C_CBODY].buf + (size_t)row * log->slots * 2;
     double *pt = (double *)log->col[C_CPOINT].buf + (size_t)row * log->slots * 3;
@@ -310,9 +391,29 @@ static void store_contacts(mcd_log *log, const mcd_log_step *s, int row)
     }
 }
 
+/* Every contact of the step into /contacts, a full buffer written out. */
+static int store_contacts(mcd_log *log, const mcd_log_step *s)
+{
+    for (int k = 0; k < s->ncontacts; k++) {
+        const mcd_log_contact *c = &s->contact[k];
+        const size_t i = (size_t)log->ncbuf;
+        int *body = (int *)log->ragged[R_BODY].buf + 2 * i;
+        body[0] = c->body_a, body[1] = c->body_b;
+        mcd_v3_copy((double *)log->ragged[R_POINT].buf + 3 * i, c->point);
+        mcd_v3_copy((double *)log->ragged[R_NORMAL].buf + 3 * i, c->normal);
+        mcd_v3_copy((double *)log->ragged[R_FORCE].buf + 3 * i, c->force);
+        mcd_v3_copy((double *)log->ragged[R_WORLD].buf + 3 * i, c->force_world);
+        if (++log->ncbuf == CBLOCK && flush_contacts(log)) return 1;
+    }
+    return 0;
+}
+
 mcd_status mcd_log_append(mcd_log *log, const mcd_log_step *s, mcd_error *err)
 {
     if (!log || !s) return mcd_fail(err, MCD_ERR_ARG, "mcd_log_append: NULL argument");
+    if (s->ncontacts < 0 || (s->ncontacts > 0 && !s->contact))
+        return mcd_fail(err, MCD_ERR_ARG, "mcd_log_append: %d contacts without their array",
+                        s->ncontacts);
     const int row = log->nbuf;
     ((double *)log->col[C_T].buf)[row] = s->t;
     memcpy((double *)log->col[C_Q].buf + (size_t)row * log->nq, s->q, (size_t)log->nq * 8);
@@ -322,7 +423,8 @@ mcd_status mcd_log_append(mcd_log *log, const mcd_log_step *s, mcd_error *err)
     ((int *)log->col[C_NC].buf)[row] = s->ncontacts;
     ((int *)log->col[C_IT].buf)[row] = s->iterations;
     ((double *)log->col[C_RES].buf)[row] = s->residual;
-    store_contacts(log, s, row);
+    store_slots(log, s, row);
+    if (store_contacts(log, s)) return h5_fail(err, log, "write a block of contacts");
     if (++log->nbuf == BLOCK && flush_block(log)) return h5_fail(err, log, "write a block");
     return MCD_OK;
 }
@@ -330,10 +432,11 @@ mcd_status mcd_log_append(mcd_log *log, const mcd_log_step *s, mcd_error *err)
 mcd_status mcd_log_close(mcd_log *log, mcd_error *err)
 {
     if (!log) return mcd_fail(err, MCD_ERR_ARG, "mcd_log_close: NULL log");
-    int bad = flush_block(log);
-    for (int k = 0; k < NCOL; k++) {
-        bad |= log->col[k].dset > 0 && H5Dclose(log->col[k].dset) < 0;
-        log->col[k].dset = 0;
+    int bad = flush_block(log) | flush_contacts(log);
+    for (int k = 0; k < NCOL + NRAGGED; k++) {
+        log_column *c = k < NCOL ? &log->col[k] : &log->ragged[k - NCOL];
+        bad |= c->dset > 0 && H5Dclose(c->dset) < 0;
+        c->dset = 0;
     }
     bad |= H5Fclose(log->file) < 0;
     log->file = 0;

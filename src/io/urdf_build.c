@@ -54,7 +54,7 @@ static const char *repair_hint(const urdf_link *l)
            "mcd_urdf_options.balance_inertia = 1)";
 }
 
-/* Adds link l as described by d, then its collision geometry. */
+/* Adds link l as described by d, then its collision and visual geometry. */
 static mcd_status add_desc(const urdf_ctx *c, const urdf_link *l, const mcd_link_desc *d,
                            int *index, mcd_builder *b)
 {
@@ -65,6 +65,9 @@ static mcd_status add_desc(const urdf_ctx *c, const urdf_link *l, const mcd_link
     for (int g = 0; g < l->ngeom; g++)
         if (mcd_builder_add_geom(b, *index, &l->geom[g].geom, &e) != MCD_OK)
             return urdf_fail(c, l->geom[g].node, e.status, "%s", e.msg);
+    for (int g = 0; g < l->nvisual; g++)
+        if (mcd_builder_add_visual(b, *index, &l->visual[g].geom, &e) != MCD_OK)
+            return urdf_fail(c, l->visual[g].node, e.status, "%s", e.msg);
     return MCD_OK;
 }
 

@@ -1,9 +1,10 @@
-/* URDF import: <collision> shapes (src/io/urdf_internal.h).
+/* URDF import: <collision> and <visual> shapes (src/io/urdf_internal.h).
  *
  * Shapes map to mcd_geom sizes as model.h defines them: box size -> half
  * extents, cylinder and capsule length -> half length along z. The capsule
  * (not in the URDF specification, written by Bullet and Drake exporters)
- * has the length of its cylindrical part.
+ * has the length of its cylindrical part. A <visual> is read as a
+ * <collision> (its <material> is ignored); the viewer draws it.
  */
 #include "urdf_internal.h"
 
@@ -66,13 +67,13 @@ static mcd_status parse_shape(const urdf_ctx *c, const xmlNode *shape, mcd_geom 
     return urdf_fail(c, shape, MCD_ERR_UNSUPPORTED, "unsupported collision shape");
 }
 
-/* Grows l->geom by one zeroed entry. */
-static urdf_geom *append_geom(urdf_link *l)
+/* Grows the list (*list, *n) by one zeroed entry. */
+static urdf_geom *append_geom(urdf_geom **list, int *n)
 {
-    urdf_geom *g = realloc(l->geom, (size_t)(l->ngeom + 1) * sizeof *g);
+    urdf_geom *g = realloc(*list, (size_t)(*n + 1) * sizeof *g);
     if (!g) return NULL;
-    l->geom = g;
-    g += l->ngeom++;
+    *list = g;
+    g += (*n)++;
     *g = (urdf_geom){0};
     return g;
 }
@@ -83,11 +84,60 @@ mcd_status urdf_parse_collision(const urdf_ctx *c, const xmlNode *node, urdf_lin
     mcd_status st = urdf_child(c, node, "geometry", 1, &geometry);
     if (st == MCD_OK) st = shape_of(c, geometry, &shape);
     if (st != MCD_OK) return st;
-    urdf_geom *g = append_geom(l);
+    urdf_geom *g = append_geom(&l->geom, &l->ngeom);
     if (!g) return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
     g->node = node;
     g->geom.body = -1;
     st = urdf_origin(c, node, &g->geom.pose);
     if (st == MCD_OK) st = parse_shape(c, shape, &g->geom);
     return st;
+}
+
+/* The shape of a <visual> into g, errors into the context's own err. */
+static mcd_status parse_visual_shape(const urdf_ctx *c, const xmlNode *node, mcd_geom *g)
+{
+    const xmlNode *geometry, *shape;
+    g->body = -1;
+    mcd_status st = urdf_child(c, node, "geometry", 1, &geometry);
+    if (st == MCD_OK) st = shape_of(c, geometry, &shape);
+    if (st == MCD_OK) st = urdf_origin(c, node, &g->pose);
+    if (st != MCD_OK) return st;
+    if (!urdf_is(shape, "mesh")) {
+        st = parse_shape(c, shape, g);
+        const int flat =
+            g->size[0] <= 0 || (g->type == MCD_GEOM_BOX && g->size[1] * g->size[2] <= 0);
+        return st == MCD_OK && flat ? urdf_fail(c, shape, MCD_ERR_MODEL, "a zero size") : st;
+    }
+    char *uri;
+    int found = 0;
+    g->type = MCD_GEOM_MESH;
+    g->size[0] = g->size[1] = g->size[2] = 1.0;
+    st = urdf_numbers_attr(c, shape, "scale", 3, 0, g->size);
+    if (st == MCD_OK) st = urdf_string_attr(c, shape, "filename", 1, &uri);
+    if (st != MCD_OK) return st;
+    g->mesh_path = urdf_mesh_path(c, uri, &found);
+    free(uri);
+    if (!g->mesh_path) return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
+    return found ? MCD_OK : MCD_ERR_IO;
+}
+
+mcd_status urdf_parse_visual(const urdf_ctx *c, const xmlNode *node, urdf_link *l, int *drop)
+{
+    mcd_error e;
+    mcd_error_clear(&e);
+    urdf_ctx quiet = *c;
+    quiet.err = &e;
+    mcd_geom g = {0};
+    mcd_status st = parse_visual_shape(&quiet, node, &g);
+    urdf_geom *v = st == MCD_OK ? append_geom(&l->visual, &l->nvisual) : NULL;
+    if (v) {
+        v->node = node, v->geom = g;
+        return MCD_OK;
+    }
+    free(g.mesh_path);
+    if (st == MCD_ERR_NOMEM || st == MCD_OK)
+        return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
+    if (st != MCD_ERR_IO) urdf_warn(c, node, "visual left out (collision shapes drawn): %s", e.msg);
+    *drop = 1;
+    return MCD_OK;
 }

@@ -22,7 +22,7 @@ typedef struct urdf_ctx {
     mcd_error *err;
 } urdf_ctx;
 
-/* One <collision> shape of a link; geom.mesh_path is owned. */
+/* One <collision> or <visual> shape of a link; geom.mesh_path is owned. */
 typedef struct urdf_geom {
     const xmlNode *node;
     mcd_geom geom;
@@ -34,6 +34,8 @@ typedef struct urdf_link {
     mcd_mass_props mass; /* in the link frame */
     urdf_geom *geom;
     int ngeom;
+    urdf_geom *visual; /* <visual> shapes, or copies of geom (urdf_parse_link) */
+    int nvisual;
     int parent_joint; /* joint having this link as child, -1 for the root */
 } urdf_link;
 
@@ -100,11 +102,19 @@ mcd_status urdf_origin(const urdf_ctx *c, const xmlNode *node, mcd_pose *X);
  * is made, fails naming the file and the link). A package:// URI that no
  * search directory holds resolves to the URI itself. */
 mcd_status urdf_resolve_mesh(const urdf_ctx *c, const xmlNode *node, const char *uri, char **path);
+/* The same resolution without a warning: *found tells whether the file
+ * exists. NULL when out of memory. */
+char *urdf_mesh_path(const urdf_ctx *c, const char *uri, int *found);
 
 /* ---- urdf_geom.c: <collision> ------------------------------------------ */
 
 /* Appends the shape of a <collision> element to link l. */
 mcd_status urdf_parse_collision(const urdf_ctx *c, const xmlNode *node, urdf_link *l);
+/* Appends the shape of a <visual> element to l->visual, or sets *drop when
+ * it cannot be drawn: its mesh file is not found (silently), or it does not
+ * parse (with a located warning). Only running out of memory is an error:
+ * visuals never stop a model from loading. */
+mcd_status urdf_parse_visual(const urdf_ctx *c, const xmlNode *node, urdf_link *l, int *drop);
 
 /* ---- urdf_link.c / urdf_joint.c ---------------------------------------- */
 

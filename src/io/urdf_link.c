@@ -79,12 +79,37 @@ static mcd_status parse_inertial(const urdf_ctx *c, const xmlNode *node, mcd_mas
     return MCD_OK;
 }
 
-/* Reads the <collision> children of a link (<visual> ones are never read). */
+/* l->visual := copies of the collision shapes l->geom. */
+static mcd_status visuals_from_collision(const urdf_ctx *c, urdf_link *l)
+{
+    for (int i = 0; i < l->nvisual; i++) free(l->visual[i].geom.mesh_path);
+    free(l->visual);
+    l->visual = NULL, l->nvisual = 0;
+    if (l->ngeom == 0) return MCD_OK;
+    if (!(l->visual = calloc((size_t)l->ngeom, sizeof *l->visual)))
+        return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < l->ngeom; i++, l->nvisual++) {
+        l->visual[i] = l->geom[i];
+        const char *path = l->geom[i].geom.mesh_path;
+        if (path && !(l->visual[i].geom.mesh_path = strdup(path)))
+            return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
+    }
+    return MCD_OK;
+}
+
+/* Reads the <collision> and <visual> children of a link. A link with no
+ * <visual>, or with one that cannot be drawn (its mesh file is missing), is
+ * drawn by its collision shapes: its visuals become copies of them. */
 static mcd_status parse_shapes(const urdf_ctx *c, const xmlNode *node, urdf_link *l)
 {
     mcd_status st = MCD_OK;
+    int drop = 0;
     for (const xmlNode *k = node->children; k && st == MCD_OK; k = k->next)
-        if (urdf_is(k, "collision") && !c->opt.ignore_collision) st = urdf_parse_collision(c, k, l);
+        if (urdf_is(k, "collision") && !c->opt.ignore_collision)
+            st = urdf_parse_collision(c, k, l);
+        else if (urdf_is(k, "visual"))
+            st = urdf_parse_visual(c, k, l, &drop);
+    if (st == MCD_OK && (drop || l->nvisual == 0)) st = visuals_from_collision(c, l);
     return st;
 }
 
@@ -105,5 +130,7 @@ void urdf_link_free(urdf_link *l)
 {
     for (int i = 0; i < l->ngeom; i++) free(l->geom[i].geom.mesh_path);
     free(l->geom);
+    for (int i = 0; i < l->nvisual; i++) free(l->visual[i].geom.mesh_path);
+    free(l->visual);
     free(l->name);
 }

@@ -109,6 +109,11 @@ static char *resolve(const urdf_ctx *c, const char *uri, int *found)
     return resolve_plain(c, uri, found);
 }
 
+char *urdf_mesh_path(const urdf_ctx *c, const char *uri, int *found)
+{
+    return resolve(c, uri, found);
+}
+
 mcd_status urdf_resolve_mesh(const urdf_ctx *c, const xmlNode *node, const char *uri, char **path)
 {
     int found;

@@ -58,6 +58,8 @@ void mcd_builder_free(mcd_builder *b)
         free(b->link[i].joint_name);
     }
     for (int i = 0; i < b->ngeom; i++) free(b->geom[i].mesh_path);
+    for (int i = 0; i < b->nvisual; i++) free(b->visual[i].mesh_path);
+    free(b->visual);
     for (int i = 0; i < b->nnode; i++) free(b->node[i].name);
     for (int i = 0; i < b->nclosure; i++) free(b->closure[i].name);
     free(b->closure);
@@ -193,9 +195,10 @@ mcd_status mcd_builder_add_link(mcd_builder *b, const mcd_link_desc *d, int *ind
     return MCD_OK;
 }
 
-mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *g, mcd_error *err)
+/* Checks g on link and appends a copy to the list (*list, *n, *cap). */
+static mcd_status add_shape(mcd_builder *b, int link, const mcd_geom *g, mcd_geom **list, int *n,
+                            int *cap, mcd_error *err)
 {
-    if (!b || !g) return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_geom: NULL argument");
     if (link < -1 || link >= b->nlink)
         return mcd_fail(err, MCD_ERR_ARG, "geom: link index %d does not name a link", link);
     if ((int)g->type < 0 || g->type >= MCD_GEOM_TYPE_COUNT)
@@ -208,16 +211,28 @@ mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *g, mcd
                         link >= 0 ? b->link[link].name : "world");
     if (g->type == MCD_GEOM_MESH && (!g->mesh_path || !g->mesh_path[0]))
         return mcd_fail(err, MCD_ERR_ARG, "mesh geom without a file");
-    if (!reserve((void **)&b->geom, &b->geom_cap, b->ngeom + 1, sizeof *b->geom))
+    if (!reserve((void **)list, cap, *n + 1, sizeof **list))
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory adding a geom");
-    mcd_geom *G = &b->geom[b->ngeom];
+    mcd_geom *G = &(*list)[*n];
     *G = *g;
     G->body = link;
     G->mesh_path = NULL;
     if (g->type == MCD_GEOM_MESH && !(G->mesh_path = dup_string(g->mesh_path)))
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory adding a geom");
-    b->ngeom++;
+    ++*n;
     return MCD_OK;
+}
+
+mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *g, mcd_error *err)
+{
+    if (!b || !g) return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_geom: NULL argument");
+    return add_shape(b, link, g, &b->geom, &b->ngeom, &b->geom_cap, err);
+}
+
+mcd_status mcd_builder_add_visual(mcd_builder *b, int link, const mcd_geom *g, mcd_error *err)
+{
+    if (!b || !g) return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_visual: NULL argument");
+    return add_shape(b, link, g, &b->visual, &b->nvisual, &b->visual_cap, err);
 }
 
 mcd_status mcd_builder_add_node(mcd_builder *b, const char *name, int link, const mcd_pose *pose,

@@ -32,6 +32,8 @@ struct mcd_builder {
     int nlink, link_cap;
     mcd_geom *geom; /* geom.body holds the builder link index (-1: world) */
     int ngeom, geom_cap;
+    mcd_geom *visual; /* as geom */
+    int nvisual, visual_cap;
     builder_node *node;
     int nnode, node_cap;
     builder_closure *closure;

@@ -70,6 +70,8 @@ void mcd_model_free(mcd_model *m)
     free(m->closure);
     for (int g = 0; g < m->ngeom; g++) free(m->geom[g].mesh_path);
     free(m->geom);
+    for (int g = 0; g < m->nvisual; g++) free(m->visual[g].mesh_path);
+    free(m->visual);
     free(m->body);
     free(m->frame);
     free(m->node);

@@ -45,7 +45,9 @@ static mcd_status alloc_model(mcd_model *m, const mcd_builder *b, mcd_error *err
     m->frame = calloc((size_t)(b->nlink ? b->nlink : 1), sizeof *m->frame);
     m->frame_name = calloc((size_t)(b->nlink ? b->nlink : 1), sizeof *m->frame_name);
     m->geom = calloc((size_t)(b->ngeom ? b->ngeom : 1), sizeof *m->geom);
-    if (!m->body || !m->body_name || !m->joint_name || !m->frame || !m->frame_name || !m->geom)
+    m->visual = calloc((size_t)(b->nvisual ? b->nvisual : 1), sizeof *m->visual);
+    if (!m->body || !m->body_name || !m->joint_name || !m->frame || !m->frame_name || !m->geom ||
+        !m->visual)
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     return MCD_OK;
 }
@@ -134,6 +136,20 @@ static mcd_status validate_bodies(const mcd_model *m, mcd_error *err)
     return MCD_OK;
 }
 
+/* A builder geom (or visual) on its link's host body; nonzero when out of
+ * memory. */
+static int place_shape(mcd_geom *G, const mcd_geom *src, const link_host *h)
+{
+    *G = *src;
+    G->mesh_path = NULL;
+    G->robot = src->body >= 0 ? h[src->body].robot : -1;
+    if (src->body >= 0) {
+        G->body = h[src->body].body;
+        mcd_pose_mul(&G->pose, &h[src->body].pose, &src->pose);
+    }
+    return src->mesh_path && !(G->mesh_path = mcd_builder_strdup(src->mesh_path));
+}
+
 static mcd_status fill_frames_geoms_nodes(mcd_model *m, const mcd_builder *b, const link_host *h,
                                           mcd_error *err)
 {
@@ -144,19 +160,12 @@ static mcd_status fill_frames_geoms_nodes(mcd_model *m, const mcd_builder *b, co
         if (!(m->frame_name[i] = mcd_builder_strdup(b->link[i].name)))
             return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     }
-    for (int g = 0; g < b->ngeom; g++) {
-        const mcd_geom *src = &b->geom[g];
-        mcd_geom *G = &m->geom[m->ngeom++];
-        *G = *src;
-        G->mesh_path = NULL;
-        G->robot = src->body >= 0 ? h[src->body].robot : -1;
-        if (src->body >= 0) {
-            G->body = h[src->body].body;
-            mcd_pose_mul(&G->pose, &h[src->body].pose, &src->pose);
-        }
-        if (src->mesh_path && !(G->mesh_path = mcd_builder_strdup(src->mesh_path)))
+    for (int g = 0; g < b->ngeom; g++)
+        if (place_shape(&m->geom[m->ngeom++], &b->geom[g], h))
             return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
-    }
+    for (int g = 0; g < b->nvisual; g++)
+        if (place_shape(&m->visual[m->nvisual++], &b->visual[g], h))
+            return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     if (b->nclosure > 0) {
         m->closure = calloc((size_t)b->nclosure, sizeof *m->closure);
         m->closure_name = calloc((size_t)b->nclosure, sizeof *m->closure_name);

@@ -19,11 +19,11 @@ struct mcd_runner {
     mcd_sim *sim;
     mcd_collision_world *cw;
     mcd_contact *buf; /* cap collision points; grows up to limit */
-    int cap, limit, slots;
+    int cap, limit, slots, log_cap;
     double duration, dt;
     long nsteps;
     double *log_pose;             /* nbody x 7, for mcd_runner_log_row */
-    mcd_log_contact *log_contact; /* slots entries, for mcd_runner_log_row */
+    mcd_log_contact *log_contact; /* log_cap entries, for mcd_runner_log_row */
 };
 
 mcd_runner_overrides mcd_runner_default_overrides(void)
@@ -181,6 +181,17 @@ static mcd_status step_count(double duration, double dt, long *n, mcd_error *err
     return MCD_OK;
 }
 
+/* Room for n log contacts in r->log_contact: grown with the simulator's
+ * contact capacity, so a step allocates only when that capacity grew. */
+static mcd_status reserve_log_contacts(mcd_runner *r, int n, mcd_error *err)
+{
+    if (n <= r->log_cap) return MCD_OK;
+    mcd_log_contact *c = realloc(r->log_contact, (size_t)n * sizeof *c);
+    if (!c) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for %d logged contacts", n);
+    r->log_contact = c, r->log_cap = n;
+    return MCD_OK;
+}
+
 void mcd_runner_free(mcd_runner *r)
 {
     if (!r) return;
@@ -215,7 +226,7 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     if (s == MCD_OK) s = step_count(r->duration, so.dt, &r->nsteps, err);
     if (s == MCD_OK && (!(r->buf = calloc((size_t)r->cap, sizeof *r->buf)) ||
                         !(r->log_pose = calloc((size_t)sc->model->nbody * 7 + 1, sizeof(double))) ||
-                        !(r->log_contact = calloc((size_t)r->slots + 1, sizeof(mcd_log_contact)))))
+                        reserve_log_contacts(r, r->cap, err) != MCD_OK))
         s = mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &r->cw, err);
     if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &r->sim, err);
@@ -414,15 +425,20 @@ mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *
         mcd_quat_from_m3(pose + 7 * k + 3, d->bd[k].X_world.R);
     }
     const int nc = st ? st->ncontacts : 0;
+    mcd_status status = reserve_log_contacts(r, nc, err);
+    if (status != MCD_OK) return status;
     const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
-    for (int s = 0; s < nc && s < r->slots; s++) {
-        const mcd_contact_point *p = mcd_sim_contact(r->sim, s);
+    for (int s = 0; s < nc; s++) {
         const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
         mcd_log_contact *c = &r->log_contact[s];
-        c->body_a = p->body_a, c->body_b = p->body_b;
-        mcd_v3_copy(c->point, p->pos);
-        mcd_v3_copy(c->normal, p->normal);
+        mcd_contact_force world;
+        if ((status = mcd_sim_contact_force(r->sim, s, &world)) != MCD_OK)
+            return mcd_fail(err, status, "log: the step's %d contacts are not the simulator's", nc);
+        c->body_a = world.body_a, c->body_b = world.body_b;
+        mcd_v3_copy(c->point, world.point);
+        mcd_v3_copy(c->normal, world.normal);
         c->force[0] = F[2] / r->dt, c->force[1] = F[0] / r->dt, c->force[2] = F[1] / r->dt;
+        mcd_v3_copy(c->force_world, world.force);
     }
     mcd_log_step step = {
         mcd_sim_time(r->sim), mcd_sim_q(r->sim),       mcd_sim_qd(r->sim),     pose, nc,

@@ -438,7 +438,8 @@ START_TEST(package_uris_resolve_against_the_search_path)
     mcd_model_free(m);
 
     /* without the search path: loads, the URI is kept, the collision mesh
-     * warns (the visual one is never read) */
+     * warns (the visual one, not found either, silently gives way to the
+     * collision shape) */
     opt.npackage_paths = 1;
     m = load_mesh_file(dir, "package://robot/part.stl", &opt);
     ck_assert_int_eq(w.count, 1);
@@ -487,6 +488,85 @@ START_TEST(package_uris_resolve_against_the_search_path)
 
     snprintf(path, sizeof path, "rm -r '%s'", dir);
     ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
+/* ---- visual geometry -------------------------------------------------- */
+
+/* <visual> shapes are read like <collision> ones and kept apart from them;
+ * a link without a usable visual is drawn by its collision shapes: no
+ * visual, a visual mesh file that does not exist (silently) and a visual
+ * that does not parse (with a warning). A visual on a link merged by a
+ * fixed joint is carried onto the body like a geom. */
+START_TEST(visual_shapes_and_fallback)
+{
+    static const char fmt[] =
+        "<robot name='v'>\n"
+        "<link name='a'><inertial><mass value='1'/>"
+        "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial>"
+        "<visual><origin xyz='0 0 0.1'/><geometry><box size='0.2 0.4 0.6'/></geometry>"
+        "<material name='red'><color rgba='1 0 0 1'/></material></visual>"
+        "<visual><geometry><sphere radius='0.05'/></geometry></visual>"
+        "<visual><geometry><cylinder radius='0.1' length='0.5'/></geometry></visual>"
+        "<visual><geometry><mesh filename='%s' scale='1 2 3'/></geometry></visual>"
+        "<collision><geometry><sphere radius='0.3'/></geometry></collision></link>\n"
+        "<link name='b'><inertial><mass value='1'/>"
+        "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' "
+        "izz='1'/></inertial><collision><geometry><box size='1 1 "
+        "1'/></geometry></collision></link>\n"
+        "<joint name='ab' type='revolute'><parent link='a'/><child link='b'/>"
+        "<limit lower='-1' upper='1' effort='1' velocity='1'/></joint>\n"
+        "<link name='c'><visual><geometry><mesh filename='/nonexistent/c.stl'/></geometry>"
+        "</visual><collision><geometry><cylinder radius='0.2' length='1'/></geometry>"
+        "</collision></link>\n"
+        "<joint name='bc' type='fixed'><parent link='b'/><child link='c'/>"
+        "<origin xyz='0 0 2'/></joint>\n"
+        "<link name='d'><visual><geometry/></visual>"
+        "<collision><geometry><sphere radius='0.1'/></geometry></collision></link>\n"
+        "<joint name='ad' type='fixed'><parent link='a'/><child link='d'/></joint>\n"
+        "<link name='e'><visual><origin xyz='1 0 0'/><geometry><sphere radius='0.2'/>"
+        "</geometry></visual></link>\n"
+        "<joint name='ae' type='fixed'><parent link='a'/><child link='e'/>"
+        "<origin xyz='0 3 0'/></joint>\n"
+        "</robot>";
+    char xml[4096], mesh[1024];
+    snprintf(mesh, sizeof mesh, "%s", source_file("tests/io/data/tetra.obj"));
+    snprintf(xml, sizeof xml, fmt, mesh);
+    warnings w = {0};
+    mcd_urdf_options opt = fixture_options(1, &w);
+    mcd_model *m = load_string_ok(xml, &opt);
+    ck_assert_msg(w.count == 1 && warnings_contain(&w, "visual left out"), "%d: %s", w.count,
+                  w.text[0]);
+    ck_assert_int_eq(m->nbody, 2);
+    ck_assert_int_eq(m->ngeom, 4);   /* a, b, c, d */
+    ck_assert_int_eq(m->nvisual, 8); /* a: 4, b, c, d: their collision shapes, e: 1 */
+    const mcd_geom *v = m->visual;
+    const int a = mcd_model_body_index(m, "a"), b = mcd_model_body_index(m, "b");
+    ck_assert_int_eq(v[0].type, MCD_GEOM_BOX);
+    ck_assert_int_eq(v[0].body, a);
+    ck_assert_double_eq_tol(v[0].size[2], 0.3, TOL);
+    ck_assert_double_eq_tol(v[0].pose.p[2], 0.1, TOL);
+    ck_assert_int_eq(v[1].type, MCD_GEOM_SPHERE);
+    ck_assert_int_eq(v[2].type, MCD_GEOM_CYLINDER);
+    ck_assert_double_eq_tol(v[2].size[1], 0.25, TOL);
+    ck_assert_int_eq(v[3].type, MCD_GEOM_MESH);
+    ck_assert_str_eq(v[3].mesh_path, mesh);
+    ck_assert_double_eq_tol(v[3].size[2], 3.0, TOL);
+    ck_assert_int_eq(v[4].type, MCD_GEOM_BOX); /* b: its collision box */
+    ck_assert_int_eq(v[4].body, b);
+    ck_assert_int_eq(v[5].type, MCD_GEOM_CYLINDER); /* c: the mesh is missing */
+    ck_assert_int_eq(v[5].body, b);
+    ck_assert_double_eq_tol(v[5].pose.p[2], 2.0, TOL);
+    ck_assert_ptr_null(v[5].mesh_path);
+    ck_assert_int_eq(v[6].type, MCD_GEOM_SPHERE); /* d: the visual does not parse */
+    ck_assert_double_eq_tol(v[6].size[0], 0.1, TOL);
+    ck_assert_int_eq(v[7].body, a); /* e, merged into a: origin (0 3 0) + (1 0 0) */
+    ck_assert_double_eq_tol(v[7].pose.p[0], 1.0, TOL);
+    ck_assert_double_eq_tol(v[7].pose.p[1], 3.0, TOL);
+    /* the collision geometry is untouched by the visuals */
+    ck_assert_int_eq(m->geom[0].type, MCD_GEOM_SPHERE);
+    ck_assert_double_eq_tol(m->geom[0].size[0], 0.3, TOL);
+    mcd_model_free(m);
 }
 END_TEST
 
@@ -584,6 +664,7 @@ static Suite *urdf_suite(void)
     tcase_add_test(sem, joint_axis_origin_limits);
     tcase_add_test(sem, shapes_map_to_geom_sizes);
     tcase_add_test(sem, package_uris_resolve_against_the_search_path);
+    tcase_add_test(sem, visual_shapes_and_fallback);
     tcase_add_test(sem, bundled_arm3);
     suite_add_tcase(s, sem);
     return s;

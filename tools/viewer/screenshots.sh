@@ -6,6 +6,7 @@
 # by Debian's headless Chromium at the page's #t= moment.
 #   tools/viewer/screenshots.sh [BUILD_DIR]     (default build/)
 set -euo pipefail
+export OPENBLAS_NUM_THREADS=1 # spinning BLAS threads slow the box tower badly on a busy machine
 cd "$(dirname "$0")/../.."
 exe="${1:-build}/tools/mcdyn"
 dir=$(mktemp -d)

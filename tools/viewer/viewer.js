@@ -2,7 +2,9 @@
 // are inlined in the page by `mcdyn view`; nothing is fetched. The page
 // states its condition on <body> for tests and scripts: data-ready="1" once
 // the first frame is drawn, data-bodies = bodies drawn, data-model-bodies =
-// bodies of the model, data-frame, data-time, data-errors = errors caught.
+// bodies of the model, data-visuals = visual shapes drawn, data-frame,
+// data-time, data-contacts = contacts drawn in the frame, data-errors =
+// errors caught.
 const errors = [];
 function reportError(text) {
   errors.push(text);
@@ -40,12 +42,15 @@ const floats = (b64) => new Float32Array(bytes(b64));
 const t = floats(run.t);
 const pose = floats(run.pose); // nframe x nbody x 7: x y z qw qx qy qz
 const ncontacts = new Int32Array(bytes(run.ncontacts));
-const cpoint = floats(run.contact_point); // nframe x slots x 3
-const cnormal = floats(run.contact_normal);
-const cforce = floats(run.contact_force); // Fn, Ff, Fo
+// Every contact of every frame, frame after frame: 3 numbers each.
+const cpoint = floats(run.contact_point); // world point
+const cnormal = floats(run.contact_normal); // unit normal from B to A
+const cforce = floats(run.contact_force); // the force on A, world [N]
 const nbody = run.bodies.length;
 const nframe = t.length;
-const slots = run.slots;
+const cfirst = new Int32Array(nframe + 1); // frame f's contacts: cfirst[f] .. cfirst[f + 1] - 1
+for (let f = 0; f < nframe; f++) cfirst[f + 1] = cfirst[f] + ncontacts[f];
+if (cfirst[nframe] * 3 !== cforce.length) throw new Error('contact arrays do not match the counts');
 
 const GEOM = { SPHERE: 0, BOX: 1, CYLINDER: 2, CAPSULE: 3, PLANE: 4, MESH: 5 };
 const palette = [0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f];
@@ -97,23 +102,48 @@ function placeGeom(object, g) {
   object.quaternion.set(qx, qy, qz, qw);
 }
 
+// Each body holds two layers: its visual shapes (the URDF's <visual>, or its
+// collision shapes where a link has none) and its collision shapes; the
+// "collision" box shows the second instead of the first. A log without
+// visual shapes shows the collision layer only, and so does a body without
+// any (a scenario robot with ignore_collision whose visual meshes are
+// missing, given shapes of its own). The world's shapes (floors,
+// walls, links welded to the world) are drawn from the collision geometry.
+const visuals = (run.visuals || []).filter((g) => g.body >= 0);
+const hasVisuals = visuals.length > 0;
 const bodyGroups = [];
+const visualLayers = [];
+const collisionLayers = [];
 for (let k = 0; k < nbody; k++) {
   const group = new THREE.Group();
   group.name = run.bodies[k];
   scene.add(group);
   bodyGroups.push(group);
+  visualLayers.push(new THREE.Group());
+  collisionLayers.push(new THREE.Group());
+}
+let visualsDrawn = 0;
+for (const g of visuals) {
+  const geometry = geometryOf(g);
+  if (!geometry) continue;
+  const mesh = new THREE.Mesh(geometry, materialOf(g));
+  placeGeom(mesh, g);
+  visualLayers[g.body].add(mesh);
+  visualsDrawn++;
 }
 for (const g of run.geoms) {
   const geometry = geometryOf(g);
   if (!geometry) continue;
   const mesh = new THREE.Mesh(geometry, materialOf(g));
   placeGeom(mesh, g);
-  (g.body >= 0 ? bodyGroups[g.body] : scene).add(mesh);
+  (g.body >= 0 ? collisionLayers[g.body] : scene).add(mesh);
   if (g.type === GEOM.PLANE) mesh.add(grid(20, 0.001));
   else if (g.type === GEOM.BOX && g.body < 0 && Math.max(g.size[0], g.size[1]) > 1) {
     mesh.add(grid(2 * Math.min(Math.max(g.size[0], g.size[1]), 20), g.size[2] + 0.001));
   }
+}
+for (let k = 0; k < nbody; k++) {
+  for (const layer of [visualLayers[k], collisionLayers[k]]) if (layer.children.length > 0) bodyGroups[k].add(layer);
 }
 // The tree: a line from each body's frame to its parent's.
 const links = run.parents.map((p, k) => [p, k]).filter(([p]) => p >= 0);
@@ -125,16 +155,20 @@ scene.add(new THREE.LineSegments(linkGeometry, new THREE.LineBasicMaterial({ col
 // A body without collision geometry is drawn as a small frame.
 for (const group of bodyGroups) if (group.children.length === 0) group.add(new THREE.AxesHelper(0.05));
 
-// Contacts: a dot at each point and an arrow along the normal, its length
-// proportional to the normal force (the largest of the run is 0.3 m).
-let maxFn = 0;
-for (let i = 0; i < cforce.length; i += 3) if (cforce[i] > maxFn) maxFn = cforce[i];
-const arrowPerNewton = maxFn > 0 ? 0.3 / maxFn : 0;
+// Contacts: a dot at each point and an arrow along the whole force on body
+// A (normal and friction), its length proportional to the force's magnitude
+// (the largest of the run is 0.3 m); a contact without force shows its
+// normal, 1 mm long. One dot and arrow per contact of the busiest frame.
+let maxForce = 0;
+for (let i = 0; i < cforce.length; i += 3) maxForce = Math.max(maxForce, Math.hypot(cforce[i], cforce[i + 1], cforce[i + 2]));
+const arrowPerNewton = maxForce > 0 ? 0.3 / maxForce : 0;
+let mostContacts = 0;
+for (let f = 0; f < nframe; f++) mostContacts = Math.max(mostContacts, ncontacts[f]);
 const contactLayer = new THREE.Group();
 scene.add(contactLayer);
 const dots = [];
 const arrows = [];
-for (let s = 0; s < slots; s++) {
+for (let s = 0; s < mostContacts; s++) {
   const dot = new THREE.Mesh(new THREE.SphereGeometry(0.012, 12, 8), new THREE.MeshBasicMaterial({ color: 0xd62728 }));
   const arrow = new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 0.1, 0xd62728);
   contactLayer.add(dot, arrow);
@@ -182,6 +216,7 @@ const ui = {
   slider: document.getElementById('slider'),
   speed: document.getElementById('speed'),
   contacts: document.getElementById('show-contacts'),
+  collision: document.getElementById('show-collision'),
   time: document.getElementById('time'),
   count: document.getElementById('contacts'),
 };
@@ -220,16 +255,18 @@ function showFrame(f) {
   linkGeometry.attributes.position.needsUpdate = true;
   linkGeometry.computeBoundingSphere();
   const n = ncontacts[frame];
-  for (let s = 0; s < slots; s++) {
-    const c = (frame * slots + s) * 3;
-    const used = s < n && Number.isFinite(cpoint[c]);
-    dots[s].visible = arrows[s].visible = used;
-    if (!used) continue;
+  for (let s = 0; s < mostContacts; s++) {
+    dots[s].visible = arrows[s].visible = s < n;
+    if (s >= n) continue;
+    const c = (cfirst[frame] + s) * 3;
+    const force = new THREE.Vector3(cforce[c], cforce[c + 1], cforce[c + 2]);
+    const length = force.length() * arrowPerNewton;
     dots[s].position.set(cpoint[c], cpoint[c + 1], cpoint[c + 2]);
     arrows[s].position.copy(dots[s].position);
-    arrows[s].setDirection(new THREE.Vector3(cnormal[c], cnormal[c + 1], cnormal[c + 2]));
-    arrows[s].setLength(Math.max(1e-3, cforce[c] * arrowPerNewton), 0.03, 0.015);
+    arrows[s].setDirection(length > 1e-3 ? force.normalize() : new THREE.Vector3(cnormal[c], cnormal[c + 1], cnormal[c + 2]));
+    arrows[s].setLength(Math.max(1e-3, length), 0.03, 0.015);
   }
+  document.body.dataset.contacts = String(arrows.filter((a) => a.visible).length);
   contactLayer.visible = ui.contacts.checked;
   ui.slider.value = String(frame);
   ui.time.textContent = t[frame].toFixed(3);
@@ -263,6 +300,17 @@ ui.slider.addEventListener('input', () => {
   simTime = t[frame];
 });
 ui.contacts.addEventListener('change', () => { contactLayer.visible = ui.contacts.checked; });
+function showLayers() {
+  const collision = ui.collision.checked || !hasVisuals;
+  for (let k = 0; k < nbody; k++) {
+    visualLayers[k].visible = !collision;
+    collisionLayers[k].visible = collision || visualLayers[k].children.length === 0;
+  }
+}
+ui.collision.disabled = !hasVisuals;
+ui.collision.checked = !hasVisuals;
+ui.collision.addEventListener('change', showLayers);
+showLayers();
 window.addEventListener('keydown', (e) => {
   if (e.code === 'Space' && e.target.tagName !== 'INPUT') { e.preventDefault(); ui.play.click(); }
 });
@@ -286,5 +334,6 @@ else if (!applyHash()) { showFrame(0); setPlaying(true); }
 renderer.render(scene, camera);
 document.body.dataset.modelBodies = String(run.model_bodies);
 document.body.dataset.bodies = String(bodyGroups.filter((g) => g.parent === scene && g.children.length > 0).length);
+document.body.dataset.visuals = String(visualsDrawn);
 document.body.dataset.ready = '1';
 requestAnimationFrame(tick);
