@@ -20,11 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <mujoco/mujoco.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/collision.h"
@@ -85,13 +85,6 @@ static void usage(FILE *out)
                  "  --scene NAME   only this scene (grid-4, grid-16, grid-64, grid-256, stack-5,\n"
                  "                 a1-standing, a1-lying), e.g. under valgrind --tool=callgrind\n"
                  "  -h, --help     print this help\n");
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -290,13 +283,13 @@ static void time_mcdyn(const twin *t, const bench_opts *o, timing *out)
     }
     for (int r = 0; s == MCD_OK && r < o->repeats; r++) {
         s = mcd_sim_set_state(sim, sc->q0, sc->qd0, 0.0);
-        const double t0 = now();
+        const double t0 = mcd_clock_seconds();
         for (long k = 0; s == MCD_OK && k < steps; k++) {
             mcd_step_stats st;
             s = mcd_sim_step(sim, &st);
             sum += st.ncontacts;
         }
-        us[r] = 1e6 * (now() - t0) / (double)steps;
+        us[r] = 1e6 * (mcd_clock_seconds() - t0) / (double)steps;
         if (s != MCD_OK) say(out->failure, sizeof out->failure, "%s", mcd_sim_error(sim));
     }
     if (s != MCD_OK && !out->failure[0]) say(out->failure, sizeof out->failure, "%s", err.msg);
@@ -477,13 +470,13 @@ static void time_mujoco(const twin *t, const bench_opts *o, timing *out)
             a1_initial(m, d, t);
         else
             mj_resetData(m, d);
-        const double t0 = now();
+        const double t0 = mcd_clock_seconds();
         for (long k = 0; k < steps; k++) {
             if (t->a1) mj_pd(m, d);
             mj_step(m, d);
             sum += d->ncon;
         }
-        us[r] = 1e6 * (now() - t0) / (double)steps;
+        us[r] = 1e6 * (mcd_clock_seconds() - t0) / (double)steps;
     }
     if (d && us) {
         min_median_max(us, o->repeats, out->us);

@@ -1,4 +1,5 @@
 /* The MuJoCo side of `mcdyn bench sim` (bench_mujoco.h). */
+#include "../src/base/clock.h"
 #include "bench_mujoco.h"
 
 #include <mujoco/mujoco.h>
@@ -43,13 +44,6 @@ static void say(char *msg, int msglen, const char *fmt, ...)
     va_end(ap);
 }
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* What one run needs and gives. */
 typedef struct bench_run {
     const mjModel *m;
@@ -65,9 +59,9 @@ typedef struct bench_run {
 /* Seconds taken by mj_step calls number from .. to - 1 of run r. */
 static double step_range(bench_run *r, long from, long to)
 {
-    double t0 = now_seconds();
+    double t0 = mcd_clock_seconds();
     for (long i = from; i < to; i++) mj_step(r->m, r->d);
-    return now_seconds() - t0;
+    return mcd_clock_seconds() - t0;
 }
 
 /* Which of MuJoCo's warnings invalidate a run. */

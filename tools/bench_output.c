@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/runner.h"
@@ -45,33 +46,26 @@ static void usage(FILE *out)
             RUNS);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Steps r through its duration writing every row to csv. */
 static int record(mcd_runner *r, FILE *csv, main_run *run)
 {
     mcd_step_stats st;
     memset(&st, 0, sizeof st);
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     mcd_runner_csv_header(r, csv);
     mcd_runner_csv_row(r, &st, csv);
-    run->output += now() - t0;
+    run->output += mcd_clock_seconds() - t0;
     run->rows = 1;
     for (long k = 0; k < mcd_runner_steps(r); k++) {
-        const double t1 = now();
+        const double t1 = mcd_clock_seconds();
         if (mcd_runner_step(r, &st) != MCD_OK) {
             fprintf(stderr, "mcdyn bench main: step failed at t = %.4f: %s\n",
                     mcd_sim_time(mcd_runner_sim(r)), mcd_sim_error(mcd_runner_sim(r)));
             return 1;
         }
-        const double t2 = now();
+        const double t2 = mcd_clock_seconds();
         mcd_runner_csv_row(r, &st, csv);
-        run->physics += t2 - t1, run->output += now() - t2;
+        run->physics += t2 - t1, run->output += mcd_clock_seconds() - t2;
         run->steps++, run->rows++;
     }
     return 0;
@@ -81,7 +75,7 @@ static int record(mcd_runner *r, FILE *csv, main_run *run)
 static int run_main(const char *scenario, const char *csv_path, main_run *run)
 {
     memset(run, 0, sizeof *run);
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     mcd_scenario *sc = NULL;
     mcd_runner *r = NULL;
     mcd_error err = {0};
@@ -96,16 +90,16 @@ static int run_main(const char *scenario, const char *csv_path, main_run *run)
         static char csv_buffer[1 << 20]; /* as mcdyn sim does */
         setvbuf(csv, csv_buffer, _IOFBF, sizeof csv_buffer);
         code = record(r, csv, run);
-        const double t1 = now();
+        const double t1 = mcd_clock_seconds();
         if (fclose(csv) != 0 && !code) {
             fprintf(stderr, "mcdyn bench main: writing '%s' failed\n", csv_path);
             code = 1;
         }
-        run->output += now() - t1;
+        run->output += mcd_clock_seconds() - t1;
     }
     mcd_runner_free(r);
     mcd_scenario_free(sc);
-    run->total = now() - t0;
+    run->total = mcd_clock_seconds() - t0;
     return code;
 }
 

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/runner.h"
@@ -52,13 +52,6 @@ static void usage(FILE *out)
                  "  --method NAME    a step method (repeatable; default: every method)\n"
                  "  --start WHICH    warm (the default start), cold, or both (default: both)\n"
                  "  -h, --help       print this help\n");
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int add_name(const char **list, int *n, const char *name)
@@ -137,7 +130,7 @@ static int run(mcd_scenario *sc, mcd_step_method m, int warm, double duration, s
     memset(res, 0, sizeof *res);
     res->total = mcd_runner_steps(r);
     long iterations = 0;
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     for (; res->steps < res->total; res->steps++) {
         mcd_step_stats st;
         if (mcd_runner_step(r, &st) != MCD_OK) {
@@ -146,7 +139,7 @@ static int run(mcd_scenario *sc, mcd_step_method m, int warm, double duration, s
         }
         iterations += st.iterations;
     }
-    const double seconds = now() - t0;
+    const double seconds = mcd_clock_seconds() - t0;
     res->failures = mcd_sim_solver_failures(mcd_runner_sim(r));
     res->iterations = res->steps ? (double)iterations / (double)res->steps : 0.0;
     res->us_per_step = res->steps ? 1e6 * seconds / (double)res->steps : 0.0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/dynamics.h"
@@ -37,13 +38,6 @@ static void usage(FILE *out)
             "  -h, --help       print this help\n");
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Runs one solver; returns 0 and fills us-per-step figures, or 1. */
 static int run_solver(const mcd_scenario *sc, const char *solver, double duration, double out[6],
                       double *height2)
@@ -61,7 +55,7 @@ static int run_solver(const mcd_scenario *sc, const char *solver, double duratio
     const long n = mcd_runner_steps(r);
     mcd_step_stats st, sum;
     memset(&sum, 0, sizeof sum);
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     for (long k = 0; k < n; k++) {
         if (mcd_runner_step(r, &st) != MCD_OK) {
             fprintf(stderr, "mcdyn bench sim: %s failed at t = %.4f: %s\n", solver,
@@ -79,7 +73,7 @@ static int run_solver(const mcd_scenario *sc, const char *solver, double duratio
             *height2 = c[2];
         }
     }
-    const double wall = now() - t0, per = 1e6 / (double)(n ? n : 1);
+    const double wall = mcd_clock_seconds() - t0, per = 1e6 / (double)(n ? n : 1);
     out[0] = wall, out[1] = wall * per, out[2] = sum.t_dynamics * per;
     out[3] = sum.t_contacts * per, out[4] = sum.t_setup * per, out[5] = sum.t_solve * per;
     mcd_runner_free(r);

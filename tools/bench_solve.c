@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
 #include "fclib_read.h"
@@ -58,13 +59,6 @@ static void usage(FILE *out)
             "  --reps N    solves per solver and problem, 1 <= N <= %d (default %d)\n"
             "  -h, --help  show this help\n",
             MAX_REPS, DEFAULT_REPS);
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static int by_value(const void *a, const void *b)
@@ -139,9 +133,9 @@ static void run_row(const bench_solver *s, const mcd_problem_file *f, int reps, 
     for (int r = 0; r < reps; r++) {
         memset(x, 0, sizeof(double) * 2 * (size_t)n);
         void *options = s->make_options(s);
-        double t0 = now_seconds();
+        double t0 = mcd_clock_seconds();
         s->solve(s, options, f, x, &iterations, &status);
-        times[r] = now_seconds() - t0;
+        times[r] = mcd_clock_seconds() - t0;
         s->free_options(options, &iterations);
     }
     qsort(times, reps, sizeof(double), by_value);

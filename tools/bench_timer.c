@@ -1,27 +1,20 @@
 /* Time per call of a function, and the machine (bench_timer.h). */
+#include "../src/base/clock.h"
 #include "bench_timer.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WARMUP_SECONDS 0.02
 #define SAMPLE_SECONDS 0.001
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Seconds taken by `calls` calls, negative if one fails. */
 static double run_batch(bench_call call, void *ctx, long calls)
 {
-    double t0 = now_seconds();
+    double t0 = mcd_clock_seconds();
     for (long i = 0; i < calls; i++)
         if (call(ctx) != 0) return -1.0;
-    return now_seconds() - t0;
+    return mcd_clock_seconds() - t0;
 }
 
 /* Warms up and returns the batch size for one sample (0 on failure). */

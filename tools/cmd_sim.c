@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "atomic_file.h"
 #include "cli.h"
@@ -121,13 +122,6 @@ static int parse(int argc, char **argv, sim_options *o)
         return 2;
     }
     return -1;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static void progress(double frac, double wall)
@@ -330,7 +324,7 @@ static run_end run(mcd_runner *r, const mcd_scenario *sc, FILE *csv, mcd_log *lo
 {
     const long n = mcd_runner_steps(r);
     const int every = sc->settings.output.every > 0 ? sc->settings.output.every : 1;
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     mcd_step_stats st;
     memset(&st, 0, sizeof st);
     run_end end = RUN_DONE;
@@ -343,11 +337,11 @@ static run_end run(mcd_runner *r, const mcd_scenario *sc, FILE *csv, mcd_log *lo
     mcd_error err = {0};
     if (log && end == RUN_DONE && mcd_runner_log_row(r, &st, log, &err) != MCD_OK)
         end = RUN_LOG_FAILED;
-    s->output = now() - t0;
+    s->output = mcd_clock_seconds() - t0;
     for (long k = 0; k < n && end == RUN_DONE; k++) {
-        const double t1 = now();
+        const double t1 = mcd_clock_seconds();
         const mcd_status status = mcd_runner_step(r, &st);
-        const double t2 = now();
+        const double t2 = mcd_clock_seconds();
         s->physics += t2 - t1;
         if (status != MCD_OK) {
             end = RUN_STEP_FAILED;
@@ -362,11 +356,12 @@ static run_end run(mcd_runner *r, const mcd_scenario *sc, FILE *csv, mcd_log *lo
             }
             if (log && end == RUN_DONE && mcd_runner_log_row(r, &st, log, &err) != MCD_OK)
                 end = RUN_LOG_FAILED;
-            s->output += now() - t2;
+            s->output += mcd_clock_seconds() - t2;
         }
-        if (show && (k % 200 == 0 || k + 1 == n)) progress((double)(k + 1) / n, now() - t0);
+        if (show && (k % 200 == 0 || k + 1 == n))
+            progress((double)(k + 1) / n, mcd_clock_seconds() - t0);
     }
-    s->wall = now() - t0;
+    s->wall = mcd_clock_seconds() - t0;
     if (show) fputc('\n', stderr);
     if (end == RUN_LOG_FAILED) fprintf(stderr, "mcdyn sim: %s\n", err.msg);
     return end;

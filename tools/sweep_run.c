@@ -1,4 +1,5 @@
 /* Running one case of a sweep (tools/sweep_run.h). */
+#include "../src/base/clock.h"
 #include "sweep_run.h"
 
 #include <math.h>
@@ -40,13 +41,6 @@ typedef struct case_output {
     int *field; /* start of each field in row */
     int nfield;
 } case_output;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void sweep_run_header(const sweep_spec *sp, FILE *out)
 {
@@ -161,7 +155,7 @@ static void step_all(const sweep_run_shared *sh, mcd_runner *r, const mcd_scenar
     if (o->csv.f) mcd_runner_csv_header(r, o->csv.f);
     if (write_trajectory(sh, r, &st, o, res)) return;
     if (sp->ncolumn) track_columns(r, &st, sp, o, res->track);
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     for (long k = 0; k < n; k++) {
         res->status = mcd_runner_step(r, &st);
         if (res->status != MCD_OK) {
@@ -172,7 +166,7 @@ static void step_all(const sweep_run_shared *sh, mcd_runner *r, const mcd_scenar
         if (sp->ncolumn) track_columns(r, &st, sp, o, res->track);
         if ((k + 1) % every == 0 && write_trajectory(sh, r, &st, o, res)) break;
     }
-    res->step_wall = now() - t0;
+    res->step_wall = mcd_clock_seconds() - t0;
     if (o->csv.f && ferror(o->csv.f) && res->status == MCD_OK) {
         res->status = MCD_ERR_IO;
         snprintf(res->message, sizeof res->message, "cannot write the trajectory CSV");
@@ -261,7 +255,7 @@ static void write_row(const sweep_spec *sp, const sweep_case *c, const case_resu
 char *sweep_run_case(const sweep_run_shared *sh, const sweep_case *c, int *completed)
 {
     const sweep_spec *sp = sh->sp;
-    const double t0 = now();
+    const double t0 = mcd_clock_seconds();
     case_result res;
     memset(&res, 0, sizeof res);
     res.track = calloc((size_t)sp->ncolumn + 1, sizeof *res.track);
@@ -270,7 +264,7 @@ char *sweep_run_case(const sweep_run_shared *sh, const sweep_case *c, int *compl
     mcd_scenario *sc = NULL;
     mcd_runner *r = NULL;
     run(sh, c, &res, &sc, &r);
-    res.wall = now() - t0;
+    res.wall = mcd_clock_seconds() - t0;
     char *row = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&row, &len);

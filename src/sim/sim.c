@@ -2,11 +2,11 @@
  * include/mcdyn/sim.h. */
 #include "sim_guard.h"
 #include "sim_internal.h"
+#include "../base/clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mcdyn/closure.h"
 #include "mcdyn/dynamics.h"
@@ -171,13 +171,6 @@ long mcd_sim_solver_failures(const mcd_sim *s)
     return s->solver_failures;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The controller's tau, its scratch data synchronised with (q, qd) first
  * (sim.h, mcd_controller). */
 static mcd_status controller_forces(mcd_sim *s, const double *q, const double *qd)
@@ -278,35 +271,35 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     mcd_error_clear(&s->err);
     const mcd_model *m = s->m;
     const double *qs = s->q; /* where the problem is set up: q- or the midpoint q^m */
-    double t0 = now(), t1, t2, t3;
+    double t0 = mcd_clock_seconds(), t1, t2, t3;
     mcd_status r = MCD_OK;
     if (s->opt.integrator == MCD_INTEGRATOR_MIDPOINT) { /* Eq. (27) */
         r = mcd_integrate(m, s->q, s->qd, 0.5 * s->opt.dt, s->q_mid);
         qs = s->q_mid;
     }
     if (r == MCD_OK) r = applied_forces(s, qs, s->qd);
-    t1 = now();
+    t1 = mcd_clock_seconds();
     if (r == MCD_OK && !s->cws)
         r = mcd_fail(&s->err, MCD_ERR_NOMEM, "no contact workspace (a capacity growth failed)");
     if (r == MCD_OK) r = detect(s, qs);
-    t2 = now();
+    t2 = mcd_clock_seconds();
     s->d->hinge_diagonal = mcd_sim_damping_diagonal(s); /* M + h D: implicit damping */
     if (r == MCD_OK) {
         r = mcd_contact_setup(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
                               s->contacts, &s->opt.contact);
         if (r != MCD_OK) mcd_fail(&s->err, r, "t = %.6f: %s", s->t, mcd_data_error(s->d));
     }
-    t3 = now();
+    t3 = mcd_clock_seconds();
     st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
     if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s);
     if (r == MCD_OK && m->nclosure_rows + s->ncontacts > 0) r = mcd_sim_solve(s, &st);
-    double t4 = now();
+    double t4 = mcd_clock_seconds();
     st.t_solve = t4 - t3;
     if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);
     s->d->hinge_diagonal = NULL;
     if (r == MCD_OK) r = mcd_sim_guard_check(s, &st);
     if (r == MCD_OK) r = advance(s);
-    st.t_dynamics = (t1 - t0) + (now() - t4);
+    st.t_dynamics = (t1 - t0) + (mcd_clock_seconds() - t4);
     st.ncontacts = s->ncontacts;
     if (stats) *stats = st;
     if (r != MCD_OK) return r;

@@ -3,6 +3,7 @@
  * Heyn, Negrut & Tasora 2015; restart as O'Donoghue & Candes 2015); see
  * include/mcdyn/ccp.h. */
 #include "ccp_common.h"
+#include "../base/clock.h"
 
 #include <math.h>
 #include <string.h>
@@ -19,7 +20,7 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
                               mcd_ccp_stats *st, mcd_error *err)
 {
     const char *name = "ccp-apgd";
-    double t0 = mcd_ccp_now();
+    double t0 = mcd_clock_seconds();
     mcd_ccp_stats local;
     if (!st) st = &local;
     mcd_status s = mcd_ccp_start(name, p, o, gamma, work, 0, t0, st, err);
@@ -118,6 +119,6 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
         s = mcd_fail(err, MCD_ERR_NOT_CONVERGED, "%s: residual %g > tol %g after %d iterations",
                      name, bst.residual, o->tol, it);
     st->status = s;
-    st->seconds = mcd_ccp_now() - t0;
+    st->seconds = mcd_clock_seconds() - t0;
     return s;
 }

@@ -1,10 +1,10 @@
 /* Cone projection, the CCP stopping rule, default options and input
  * validation shared by the PGS/PJ and APGD solvers (include/mcdyn/ccp.h). */
 #include "ccp_common.h"
+#include "../base/clock.h"
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 mcd_ccp_opts mcd_ccp_default_opts(void)
 {
@@ -124,14 +124,7 @@ mcd_status mcd_ccp_start(const char *name, const mcd_fc3d *p, const mcd_ccp_opts
     mcd_status s = check_arguments(name, p, o, gamma, work, need_relax, err);
     if (s != MCD_OK) {
         st->status = s;
-        st->seconds = mcd_ccp_now() - t0;
+        st->seconds = mcd_clock_seconds() - t0;
     }
     return s;
-}
-
-double mcd_ccp_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

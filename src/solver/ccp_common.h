@@ -22,6 +22,4 @@ mcd_status mcd_ccp_start(const char *name, const mcd_fc3d *p, const mcd_ccp_opts
                          const double *gamma, const double *work, int need_relax, double t0,
                          mcd_ccp_stats *st, mcd_error *err);
 
-double mcd_ccp_now(void);
-
 #endif

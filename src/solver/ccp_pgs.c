@@ -2,6 +2,7 @@
  * with over-relaxation omega, step scaling lambda and block-diagonal
  * scaling eta_k = 3 / trace(N_kk); see include/mcdyn/ccp.h. */
 #include "ccp_common.h"
+#include "../base/clock.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,7 +43,7 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
                              mcd_ccp_stats *st, mcd_error *err)
 {
     const char *name = "ccp-pgs";
-    double t0 = mcd_ccp_now();
+    double t0 = mcd_clock_seconds();
     mcd_ccp_stats local;
     if (!st) st = &local;
     mcd_status s = mcd_ccp_start(name, p, o, gamma, work, 1, t0, st, err);
@@ -95,6 +96,6 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
         s = mcd_fail(err, MCD_ERR_NOT_CONVERGED, "%s: residual %g > tol %g after %d sweeps", name,
                      bst.residual, o->tol, it);
     st->status = s;
-    st->seconds = mcd_ccp_now() - t0;
+    st->seconds = mcd_clock_seconds() - t0;
     return s;
 }

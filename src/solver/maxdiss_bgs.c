@@ -4,10 +4,10 @@
  * bilateral rows are free rows relaxed by scalar Gauss-Seidel (Jacobi).
  * See include/mcdyn/impact.h for the residual and the regularisation. */
 #include "mcdyn/impact.h"
+#include "../base/clock.h"
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
@@ -24,13 +24,6 @@ typedef struct mb_solve {
     double *delta; /* per contact: 0 regular, > 0 regularised, MB_ZERO_BLK zero */
     mcd_error *err;
 } mb_solve;
-
-static double mb_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
 {
@@ -232,14 +225,14 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
 mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
                              mcd_maxdiss_stats *st, mcd_error *err)
 {
-    double t0 = mb_now();
+    double t0 = mcd_clock_seconds();
     mcd_maxdiss_stats local;
     if (!st) st = &local;
     memset(st, 0, sizeof *st);
     mcd_status s = check_arguments(p, o, r, work, err);
     if (s != MCD_OK) {
         st->status = s;
-        st->seconds = mb_now() - t0;
+        st->seconds = mcd_clock_seconds() - t0;
         return s;
     }
     int n = mcd_fc3d_size(p);
@@ -260,6 +253,6 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
     st->energy = e;
     st->status = s;
-    st->seconds = mb_now() - t0;
+    st->seconds = mcd_clock_seconds() - t0;
     return s;
 }

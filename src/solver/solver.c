@@ -1,6 +1,7 @@
 /* Solver names, options and dispatch (solver.h): validates a call, lends
  * the workspace arrays to the chosen algorithm and fills the statistics. */
 #include "mcdyn/solver.h"
+#include "../base/clock.h"
 
 #include "dense.h"
 #include "lemke.h"
@@ -15,7 +16,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
     [MCD_SOLVER_MLCP_PFB_RLM] = "mlcp-pfb-rlm", [MCD_SOLVER_MLCP_PFB_PLM] = "mlcp-pfb-plm",
@@ -113,13 +113,6 @@ static mcd_status check_call(const mcd_solver_ws *ws, mcd_solver_kind k, int wan
         return mcd_fail(err, MCD_ERR_CAPACITY, "%s: problem size %d exceeds the workspace (%d)",
                         solver_names[k], n, ws->n_max);
     return MCD_OK;
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Vector slots 0-6 belong to the LM methods, 7 on to the problem they solve;
@@ -495,13 +488,13 @@ static void describe_outcome(mcd_status st, mcd_solver_kind k, const mcd_solver_
 static double start(mcd_solver_stats *stats)
 {
     memset(stats, 0, sizeof *stats);
-    return now_seconds();
+    return mcd_clock_seconds();
 }
 
 static mcd_status finish(mcd_status st, mcd_solver_stats *stats, double t0)
 {
     stats->status = st;
-    stats->seconds = now_seconds() - t0;
+    stats->seconds = mcd_clock_seconds() - t0;
     return st;
 }
 
