@@ -2,6 +2,7 @@
 #include "fc3d_polish.h"
 
 #include "../base/lapack.h"
+#include "ccp_common.h"
 #include "dense.h"
 #include "mcdyn/solver.h"
 
@@ -138,20 +139,10 @@ static void apply_step(const mcd_fc3d *p, const mcd_polish_ws *w, int m, const d
     }
 }
 
-/* Projection of contact k's impulse on its cone (error_measures.c's). */
+/* Each contact's impulse projected on its cone (ccp_common.h). */
 static void project_cones(const mcd_fc3d *p, double *r)
 {
-    for (int k = 0; k < p->nc; k++) {
-        double *x = r + p->nb + 3 * k, mu = p->mu[k], nt = hypot(x[1], x[2]);
-        if (mu * nt <= -x[0]) {
-            x[0] = x[1] = x[2] = 0.0;
-        } else if (nt > mu * x[0]) {
-            double xn = (x[0] + mu * nt) / (1.0 + mu * mu);
-            x[0] = xn;
-            x[1] *= mu * xn / nt;
-            x[2] *= mu * xn / nt;
-        }
-    }
+    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], r + p->nb + 3 * k);
 }
 
 /* The contact not separated of largest normal velocity in u_try, or -1
