@@ -32,12 +32,20 @@ static mcd_status parse_round(const urdf_ctx *c, const xmlNode *shape, mcd_geom 
     return st;
 }
 
+/* A <mesh>'s type, scale into g and filename into *uri (the caller frees
+ * it and resolves it). */
+static mcd_status mesh_attrs(const urdf_ctx *c, const xmlNode *shape, mcd_geom *g, char **uri)
+{
+    g->type = MCD_GEOM_MESH;
+    g->size[0] = g->size[1] = g->size[2] = 1.0;
+    mcd_status st = urdf_numbers_attr(c, shape, "scale", 3, 0, g->size);
+    return st == MCD_OK ? urdf_string_attr(c, shape, "filename", 1, uri) : st;
+}
+
 static mcd_status parse_mesh(const urdf_ctx *c, const xmlNode *shape, mcd_geom *g)
 {
     char *uri;
-    g->size[0] = g->size[1] = g->size[2] = 1.0;
-    mcd_status st = urdf_numbers_attr(c, shape, "scale", 3, 0, g->size);
-    if (st == MCD_OK) st = urdf_string_attr(c, shape, "filename", 1, &uri);
+    mcd_status st = mesh_attrs(c, shape, g, &uri);
     if (st != MCD_OK) return st;
     st = urdf_resolve_mesh(c, shape, uri, &g->mesh_path);
     free(uri);
@@ -60,10 +68,7 @@ static mcd_status parse_shape(const urdf_ctx *c, const xmlNode *shape, mcd_geom 
         g->type = urdf_is(shape, "cylinder") ? MCD_GEOM_CYLINDER : MCD_GEOM_CAPSULE;
         return parse_round(c, shape, g);
     }
-    if (urdf_is(shape, "mesh")) {
-        g->type = MCD_GEOM_MESH;
-        return parse_mesh(c, shape, g);
-    }
+    if (urdf_is(shape, "mesh")) return parse_mesh(c, shape, g);
     return urdf_fail(c, shape, MCD_ERR_UNSUPPORTED, "unsupported collision shape");
 }
 
@@ -110,10 +115,7 @@ static mcd_status parse_visual_shape(const urdf_ctx *c, const xmlNode *node, mcd
     }
     char *uri;
     int found = 0;
-    g->type = MCD_GEOM_MESH;
-    g->size[0] = g->size[1] = g->size[2] = 1.0;
-    st = urdf_numbers_attr(c, shape, "scale", 3, 0, g->size);
-    if (st == MCD_OK) st = urdf_string_attr(c, shape, "filename", 1, &uri);
+    st = mesh_attrs(c, shape, g, &uri);
     if (st != MCD_OK) return st;
     g->mesh_path = urdf_mesh_path(c, uri, &found);
     free(uri);
