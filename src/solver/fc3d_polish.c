@@ -9,16 +9,20 @@
 #include <math.h>
 #include <string.h>
 
-#define POLISH_VREL       1e-6  /* v_sep relative to max(|u|, |q|) */
-#define POLISH_RCOND      1e-10 /* singular values taken as 0, relative to the largest */
-#define POLISH_REFINE     2     /* least-squares steps of one solve (the second refines) */
-#define POLISH_CONSISTENT 1e-6  /* |S u| above this times v_sep: inconsistent */
-#define POLISH_TRIES      4     /* near-tied contacts tried before one slides */
-#define POLISH_TIE        0.5   /* |u_t| within this fraction of the largest: a near tie */
-#define POLISH_PIVOTS     8     /* changes of mode, one contact at a time */
-#define POLISH_CONE_SLACK                                                                          \
-    1e-9 /* relative excess of |r_t| over mu r_n that makes a contact slide                        \
+#define POLISH_VREL         1e-6  /* v_sep relative to max(|u|, |q|) */
+#define POLISH_RCOND        1e-10 /* singular values taken as 0, relative to the largest */
+#define POLISH_REFINE       2     /* least-squares steps of one solve (the second refines) */
+#define POLISH_CONSISTENT   1e-6  /* |S u| above this times v_sep: inconsistent */
+#define POLISH_TRIES        4     /* near-tied contacts tried before one slides */
+#define POLISH_TIE          0.5   /* |u_t| within this fraction of the largest: a near tie */
+#define POLISH_PIVOTS       8     /* changes of mode, one contact at a time */
+#define POLISH_BLOCK        10    /* block pivoting passes before the single changes */
+#define POLISH_BLOCK_STALLS 3     /* block passes without fewer violations before single ones */
+#define POLISH_BLOCK_VEPS                                                                          \
+    1e-3 /* a velocity beyond this times tol max(|u|, |q|) violates a mode                         \
           */
+/* relative excess of |r_t| over mu r_n that makes a contact slide */
+#define POLISH_CONE_SLACK 1e-9
 
 enum { MODE_SEPARATED, MODE_SLIDING, MODE_STICKING };
 
@@ -256,30 +260,135 @@ static double equation_residual(const mcd_polish_ws *w, int m)
     return sqrt(s);
 }
 
+/* The least-squares point of the current modes from r into r_try,
+ * u_try = W r_try + q, before any projection; returns the number of
+ * unknowns m, 0 when there is none or the SVD fails or the point is not
+ * finite. */
+static int least_squares(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r)
+{
+    int n = mcd_fc3d_size(p), m = unknowns(p, w);
+    if (m == 0) return 0;
+    start_point(p, w, r);
+    system_matrix(p, w, m);
+    if (!factor(w, m)) return 0;
+    for (int it = 0; it < POLISH_REFINE; it++) {
+        mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+        for (int j = 0; j < m; j++) w->rhs[j] = -w->u_try[w->col[j]];
+        pseudo_solve(w, m);
+        if (!mcd_dense_isfinite(m, w->rhs)) return 0;
+        apply_step(p, w, m, w->rhs);
+    }
+    mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+    return mcd_dense_isfinite(n, w->r_try) ? m : 0;
+}
+
+/* r_try projected on the cones, u_try = W r_try + q; returns its error. */
+static double projected_error(const mcd_fc3d *p, const mcd_polish_ws *w)
+{
+    int n = mcd_fc3d_size(p);
+    project_cones(p, w->r_try);
+    mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+    return mcd_dense_isfinite(n, w->r_try) ? mcd_fc3d_error(p, w->r_try, w->u_try) : INFINITY;
+}
+
 /* The point of the current modes from r into r_try, u_try; returns its
  * error, or INFINITY when the SVD fails or the point is not finite.
  * With c, *pivot is next_pivot's answer for the next solve; without, 0. */
 static double solve_modes(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r, double v_sep,
                           pivot_choice *c, int *pivot)
 {
-    int n = mcd_fc3d_size(p), m = unknowns(p, w);
     *pivot = 0;
+    int m = least_squares(p, w, r);
     if (m == 0) return INFINITY;
-    start_point(p, w, r);
-    system_matrix(p, w, m);
-    if (!factor(w, m)) return INFINITY;
-    for (int it = 0; it < POLISH_REFINE; it++) {
-        mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
-        for (int j = 0; j < m; j++) w->rhs[j] = -w->u_try[w->col[j]];
-        pseudo_solve(w, m);
-        if (!mcd_dense_isfinite(m, w->rhs)) return INFINITY;
-        apply_step(p, w, m, w->rhs);
-    }
-    mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
     if (c) *pivot = next_pivot(p, w, equation_residual(w, m) > POLISH_CONSISTENT * v_sep, c);
-    project_cones(p, w->r_try);
-    mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
-    return mcd_dense_isfinite(n, w->r_try) ? mcd_fc3d_error(p, w->r_try, w->u_try) : INFINITY;
+    return projected_error(p, w);
+}
+
+/* The new mode of contact k after a least-squares solve (r_try, u_try
+ * before the projection), or -1 if its mode holds (fc3d_polish.h, block
+ * pivoting); a sliding contact's direction s is set here. */
+static int block_mode(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double v_eps)
+{
+    const double *x = w->r_try + p->nb + 3 * k, *v = w->u_try + p->nb + 3 * k;
+    double *s = w->s + 2 * k, xt = hypot(x[1], x[2]), vt = hypot(v[1], v[2]);
+    if (w->mode[k] == MODE_SEPARATED) return v[0] < -v_eps ? MODE_STICKING : -1;
+    if (x[0] < 0) return MODE_SEPARATED;
+    if (w->mode[k] == MODE_STICKING) {
+        if (!(xt > (1.0 + POLISH_CONE_SLACK) * p->mu[k] * x[0])) return -1;
+        s[0] = x[1] / xt, s[1] = x[2] / xt; /* slides along its friction */
+        return MODE_SLIDING;
+    }
+    double along = v[1] * s[0] + v[2] * s[1]; /* the slip along the friction */
+    if (!(vt > v_eps) || !(along > -(1.0 - POLISH_CONE_SLACK) * vt)) return -1;
+    if (along > 0) return MODE_STICKING;  /* the slip would reverse */
+    s[0] = -v[1] / vt, s[1] = -v[2] / vt; /* friction turned against the slip */
+    return MODE_SLIDING;
+}
+
+/* The contacts whose modes the solve violates: the first limit of them take
+ * their new modes (all of them: a block pivot; one: Murty's least-index
+ * rule); returns how many there are. */
+static int block_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, double v_eps, int limit)
+{
+    int violated = 0;
+    for (int k = 0; k < p->nc; k++) {
+        int mode = block_mode(p, w, k, v_eps);
+        if (mode < 0) continue;
+        if (violated++ < limit) w->mode[k] = mode;
+    }
+    return violated;
+}
+
+/* With every mode held by the last solve but its system inconsistent:
+ * the sticking contact of largest |u_t| slides along -u_t, or the contact
+ * of largest normal velocity separates, whichever velocity is larger (the
+ * rule of next_pivot). Returns 1 if a mode changed. */
+static int inconsistent_pivot(const mcd_fc3d *p, const mcd_polish_ws *w)
+{
+    int k = fastest_slipping(p, w), leaving = fastest_leaving(p, w);
+    double ut = k >= 0 ? slip_speed(p, w, k) : 0.0;
+    if (k >= 0 && (leaving < 0 || ut >= w->u_try[p->nb + 3 * leaving])) {
+        set_sliding(p, w, k, -1.0, w->u_try);
+        return 1;
+    }
+    if (leaving < 0) return 0;
+    w->mode[leaving] = MODE_SEPARATED;
+    return 1;
+}
+
+/* Keeps r_try, u_try in r, u when their error e is below *error. */
+static int keep_if_better(const mcd_fc3d *p, const mcd_polish_ws *w, double e, double *r, double *u,
+                          double *error)
+{
+    if (!(e < *error)) return 0;
+    int n = mcd_fc3d_size(p);
+    memcpy(r, w->r_try, (size_t)n * sizeof *r);
+    memcpy(u, w->u_try, (size_t)n * sizeof *u);
+    *error = e;
+    return 1;
+}
+
+/* The block principal pivoting passes (fc3d_polish.h); returns the number
+ * of passes that improved r. */
+static int block_passes(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, double *r, double *u,
+                        double *error, double v_sep)
+{
+    int improved = 0;
+    double v_eps = POLISH_BLOCK_VEPS * tol * v_sep / POLISH_VREL;
+    int fewest = p->nc + 1, stalls = 0;
+    classify(p, r, u, v_sep, w);
+    for (int pass = 0; pass < POLISH_BLOCK && !(*error <= tol); pass++) {
+        int m = least_squares(p, w, r);
+        if (m == 0) break;
+        int changed = block_pivot(p, w, v_eps, stalls < POLISH_BLOCK_STALLS ? p->nc : 1);
+        stalls = changed < fewest ? 0 : stalls + 1;
+        fewest = changed < fewest ? changed : fewest;
+        if (changed == 0 && equation_residual(w, m) > POLISH_CONSISTENT * v_sep)
+            changed = inconsistent_pivot(p, w);
+        improved += keep_if_better(p, w, projected_error(p, w), r, u, error);
+        if (changed == 0) break;
+    }
+    return improved;
 }
 
 /* Lets the candidate of c whose sliding gives the point of least error
@@ -301,19 +410,15 @@ static void choose_slip(const mcd_fc3d *p, const mcd_polish_ws *w, const double 
 int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, double *r, double *u,
                     double *error)
 {
-    int n = mcd_fc3d_size(p), improved = 0;
+    int n = mcd_fc3d_size(p);
     double v_sep = POLISH_VREL * fmax(mcd_dense_norm(n, u), mcd_dense_norm(n, p->q));
+    int improved = block_passes(p, tol, w, r, u, error, v_sep);
     classify(p, r, u, v_sep, w);
     for (int pivot = 0; pivot <= POLISH_PIVOTS && !(*error <= tol); pivot++) {
         int pivot_next;
-        pivot_choice c;
+        pivot_choice c = {0};
         double e = solve_modes(p, w, r, v_sep, &c, &pivot_next);
-        if (e < *error) {
-            memcpy(r, w->r_try, (size_t)n * sizeof *r);
-            memcpy(u, w->u_try, (size_t)n * sizeof *u);
-            *error = e;
-            improved++;
-        }
+        improved += keep_if_better(p, w, e, r, u, error);
         if (!pivot_next) break;
         if (pivot_next == 2) choose_slip(p, w, r, v_sep, &c);
     }
