@@ -16,7 +16,7 @@
 #define POLISH_TRIES        4     /* near-tied contacts tried before one slides */
 #define POLISH_TIE          0.5   /* |u_t| within this fraction of the largest: a near tie */
 #define POLISH_PIVOTS       8     /* changes of mode, one contact at a time */
-#define POLISH_BLOCK        10    /* block pivoting passes before the single changes */
+#define POLISH_BLOCK        20    /* block pivoting passes before the single changes */
 #define POLISH_BLOCK_STALLS 3     /* block passes without fewer violations before single ones */
 #define POLISH_BLOCK_VEPS                                                                          \
     1e-3 /* a velocity beyond this times tol max(|u|, |q|) violates a mode                         \
@@ -79,7 +79,7 @@ static int is_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int i)
 static void start_point(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r)
 {
     int n = mcd_fc3d_size(p);
-    memcpy(w->r_try, r, (size_t)n * sizeof *r);
+    if (r != w->r_try) memcpy(w->r_try, r, (size_t)n * sizeof *r);
     for (int k = 0; k < p->nc; k++) {
         int c = p->nb + 3 * k;
         if (w->mode[k] == MODE_SEPARATED) w->r_try[c] = w->r_try[c + 1] = w->r_try[c + 2] = 0;
@@ -325,16 +325,35 @@ static int block_mode(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double v
     return MODE_SLIDING;
 }
 
+/* Contact k's mode and the new one are sticking and sliding. */
+static int stick_slip(int mode, int new_mode)
+{
+    return mode != MODE_SEPARATED && new_mode != MODE_SEPARATED;
+}
+
 /* The contacts whose modes the solve violates: the first limit of them take
  * their new modes (all of them: a block pivot; one: Murty's least-index
- * rule); returns how many there are. */
-static int block_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, double v_eps, int limit)
+ * rule), except that a contact which changed between sticking and sliding
+ * in the last pass does not change back in this one (a degenerate contact,
+ * sliding at a vanishing speed on its cone's border, would otherwise
+ * alternate); a sliding contact only turned counts in *turned. Returns how
+ * many modes change. */
+static int block_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, double v_eps, int limit, int pass,
+                       int *turned)
 {
-    int violated = 0;
+    int violated = 0, *last = w->mode + p->nc; /* pass of each contact's last change */
+    *turned = 0;
     for (int k = 0; k < p->nc; k++) {
         int mode = block_mode(p, w, k, v_eps);
         if (mode < 0) continue;
-        if (violated++ < limit) w->mode[k] = mode;
+        if (mode == w->mode[k]) {
+            (*turned)++;
+            continue;
+        }
+        if (stick_slip(w->mode[k], mode) && last[k] == pass - 1) continue;
+        if (violated++ >= limit) continue;
+        if (stick_slip(w->mode[k], mode)) last[k] = pass;
+        w->mode[k] = mode;
     }
     return violated;
 }
@@ -375,18 +394,20 @@ static int block_passes(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, d
 {
     int improved = 0;
     double v_eps = POLISH_BLOCK_VEPS * tol * v_sep / POLISH_VREL;
-    int fewest = p->nc + 1, stalls = 0;
+    int fewest = p->nc + 1, stalls = 0, turned;
     classify(p, r, u, v_sep, w);
+    for (int k = 0; k < p->nc; k++) w->mode[p->nc + k] = -2;
     for (int pass = 0; pass < POLISH_BLOCK && !(*error <= tol); pass++) {
-        int m = least_squares(p, w, r);
+        int m = least_squares(p, w, pass == 0 ? r : w->r_try);
         if (m == 0) break;
-        int changed = block_pivot(p, w, v_eps, stalls < POLISH_BLOCK_STALLS ? p->nc : 1);
+        int changed =
+            block_pivot(p, w, v_eps, stalls < POLISH_BLOCK_STALLS ? p->nc : 1, pass, &turned);
         stalls = changed < fewest ? 0 : stalls + 1;
         fewest = changed < fewest ? changed : fewest;
         if (changed == 0 && equation_residual(w, m) > POLISH_CONSISTENT * v_sep)
             changed = inconsistent_pivot(p, w);
         improved += keep_if_better(p, w, projected_error(p, w), r, u, error);
-        if (changed == 0) break;
+        if (changed + turned == 0) break;
     }
     return improved;
 }
