@@ -431,9 +431,8 @@ static void choose_slip(const mcd_fc3d *p, const mcd_polish_ws *w, const double 
 int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, double *r, double *u,
                     double *error)
 {
-    int n = mcd_fc3d_size(p);
+    int n = mcd_fc3d_size(p), improved = 0;
     double v_sep = POLISH_VREL * fmax(mcd_dense_norm(n, u), mcd_dense_norm(n, p->q));
-    int improved = block_passes(p, tol, w, r, u, error, v_sep);
     classify(p, r, u, v_sep, w);
     for (int pivot = 0; pivot <= POLISH_PIVOTS && !(*error <= tol); pivot++) {
         int pivot_next;
@@ -443,5 +442,5 @@ int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, doubl
         if (!pivot_next) break;
         if (pivot_next == 2) choose_slip(p, w, r, v_sep, &c);
     }
-    return improved;
+    return improved + block_passes(p, tol, w, r, u, error, v_sep);
 }
