@@ -16,11 +16,10 @@
 #define POLISH_TRIES        4     /* near-tied contacts tried before one slides */
 #define POLISH_TIE          0.5   /* |u_t| within this fraction of the largest: a near tie */
 #define POLISH_PIVOTS       8     /* changes of mode, one contact at a time */
-#define POLISH_BLOCK        20    /* block pivoting passes before the single changes */
+#define POLISH_BLOCK        20    /* block pivoting passes after the single changes */
 #define POLISH_BLOCK_STALLS 3     /* block passes without fewer violations before single ones */
-#define POLISH_BLOCK_VEPS                                                                          \
-    1e-3 /* a velocity beyond this times tol max(|u|, |q|) violates a mode                         \
-          */
+/* a velocity beyond this times tol max(|u|, |q|) violates a mode */
+#define POLISH_BLOCK_VEPS 1e-3
 /* relative excess of |r_t| over mu r_n that makes a contact slide */
 #define POLISH_CONE_SLACK 1e-9
 

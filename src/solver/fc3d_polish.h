@@ -30,23 +30,24 @@
  * projected on the cones; the point of least error (mcd_fc3d_error) is
  * kept, up to POLISH_PIVOTS changes.
  *
- * Before those single changes, block principal pivoting (Judice & Pires;
- * Kostreva): after each solve every contact whose mode the point violates
- * changes at once — a pressing contact with r_n < 0 separates, a separated
- * one with u_n < 0 sticks, a sticking one whose friction leaves its cone
- * slides along the friction, a sliding one whose slip turned along its
- * friction sticks, and a sliding one whose slip is not opposite to s is
- * turned, s = -u_t / |u_t| — and the next solve starts from the point
- * just found. After POLISH_BLOCK_STALLS passes without fewer changes only
- * the first violated contact changes (Murty's least-index rule); a
- * contact that changed between sticking and sliding does not change back
- * in the next pass; when no mode is violated but the system is
- * inconsistent, the single change above for inconsistent systems is made.
- * At most POLISH_BLOCK passes; every point is projected on the cones and
- * kept only if its error is lower. Redundant faces sliding at vanishing
- * speeds (a robot's legs splaying under damping at 1e-8 m/s) need their
- * many sliding directions and modes changed together: one contact at a
- * time reaches the tolerance on none of the captured steps of that kind.
+ * When the single changes end above tol, block principal pivoting (Judice
+ * & Pires; Kostreva) from the best point: after each solve every contact
+ * whose mode the point violates changes at once — a pressing contact with
+ * r_n < 0 separates, a separated one with u_n < 0 sticks, a sticking one
+ * whose friction leaves its cone slides along the friction, a sliding one
+ * whose slip turned along its friction sticks, and a sliding one whose
+ * slip is not opposite to s is turned, s = -u_t / |u_t| — and the next
+ * solve starts from the point just found. After POLISH_BLOCK_STALLS
+ * passes without fewer changes only the first violated contact changes
+ * (Murty's least-index rule); a contact that changed between sticking and
+ * sliding does not change back in the next pass; when no mode is violated
+ * but the system is inconsistent, the single change above for
+ * inconsistent systems is made. At most POLISH_BLOCK passes; every point
+ * is projected on the cones and kept only if its error is lower.
+ * Redundant faces sliding at vanishing speeds (a robot's legs splaying
+ * under damping at 1e-8 m/s) need their many sliding directions and modes
+ * changed together: one contact at a time reaches the tolerance on none
+ * of the captured steps of that kind.
  * LAPACK dgesvd on the m x m matrix A, m <= n; no allocation. */
 #ifndef MCDYN_SOLVER_FC3D_POLISH_H
 #define MCDYN_SOLVER_FC3D_POLISH_H

@@ -56,11 +56,12 @@ static const struct {
     {"a1up_tie_460.dat", "mncp-plm mncp-nsn"},
     /* models/solo12_drop_upright.yaml, the robot on its trunk with its
      * legs splaying under their damping, the feet and shins sliding at
-     * 1e-10 to 1e-7 m/s on their cones' borders: mncp-plm failed at 3.0e-8
-     * (745, after the manifolds of contact_setup.c and before block
-     * pivoting) and at 9.9e-9 (749, before block passes that continue from
-     * their last point and hold a contact that just changed); both need
-     * the polish's block pivoting (fc3d_polish.h), and 749 its guards */
+     * 1e-10 to 1e-7 m/s on their cones' borders, captured with the
+     * per-manifold rows of commit 876abcc (docs/solvers.md, "Session 4"):
+     * mncp-plm failed at 3.0e-8 (745, before block pivoting) and at 9.9e-9
+     * (749, before block passes that continue from their last point and
+     * hold a contact that just changed); both need the polish's block
+     * pivoting (fc3d_polish.h), and 749 its guards */
     {"solo12up_plm_745.dat", "mncp-plm mncp-nsn"},
     {"solo12up_plm_749.dat", "mncp-plm"},
 };
