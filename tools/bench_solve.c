@@ -47,8 +47,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mcdyn bench solve DIR [--reps N]\n\n"
-            "Solves every problem file in DIR (Siconos .dat; FCLIB .hdf5/.h5 when built with\n"
-            "libfclib) with each of our solvers for its kind and, when built with the Siconos\n"
+            "Solves every problem file in DIR (Siconos .dat; FCLIB .hdf5/.h5) with each of\n"
+            "our solvers for its kind and, when built with the Siconos\n"
             "library, with Siconos' peers on the same problem: Lemke (LCP), the enumerative\n"
             "MLCP solver (MLCP), NSGS and NSN-AC (frictional contact), at our default\n"
             "tolerance and Siconos' default iteration limits. Prints, per problem and\n"

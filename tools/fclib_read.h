@@ -1,6 +1,5 @@
 /* Problem files in the tools and their tests: the names they have used for
- * the library's readers (include/mcdyn/problem_io.h), where the FCLIB
- * reader now lives behind its optional dependency. */
+ * the library's readers (include/mcdyn/problem_io.h). */
 #ifndef MCDYN_TOOLS_FCLIB_READ_H
 #define MCDYN_TOOLS_FCLIB_READ_H
 

@@ -52,6 +52,8 @@
 #include "mcdyn/problem.h"
 #include "mcdyn/status.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -92,13 +94,13 @@ mcd_status mcd_problem_read_siconos(const char *path, mcd_problem_kind kind, mcd
                                     mcd_error *err);
 
 /* FCLIB local frictional-contact problems (HDF5 files of the FCLIB
- * collection), read through Debian's libfclib when mcdyn was built with it
- * (mcd_problem_fclib_available() == 1; otherwise every FCLIB read is
- * MCD_ERR_UNSUPPORTED). The file is checked with HDF5 before libfclib reads
- * it, because libfclib trusts the file (wrong dataset sizes overrun its
- * buffers, a missing group makes it exit the process): every group it opens
- * must open and list, and every dataset it reads must have the right type
- * and size. Then:
+ * collection), read with libhdf5 (mcd_problem_fclib_available() is always 1;
+ * it stays for callers that asked when the reader was optional). The file
+ * is checked as it is read: every group must open, every dataset must have
+ * the right class (integer or float), the right number of entries, a stored
+ * number of at most 16 bytes and storage that can hold its entries (so a
+ * small damaged file cannot make the reader allocate much more than its own
+ * size), and sizes must agree. Then:
  *   W (m x m, m = spacedim nc) -> the contact rows;
  *   V (m x p), R (p x p), s (p), when present -> p bilateral rows in front:
  *       the problem's matrix is [R V^T; V W] and q is [s; q], since FCLIB's
@@ -106,13 +108,24 @@ mcd_status mcd_problem_read_siconos(const char *path, mcd_problem_kind kind, mcd
  *   spacedim 2 -> embedded in 3D as the Siconos 2D problems above.
  * FCLIB matrices are CSparse matrices (triplet, compressed column or
  * compressed row); repeated triplet entries are summed. Indices must be in
- * range, values finite, mu >= 0; messages name the file and the dataset
- * entry. out receives kind MCD_PROBLEM_FC3D; MCD_ERR_IO if the file cannot
- * be opened, MCD_ERR_UNSUPPORTED for a global problem, MCD_ERR_PARSE /
- * MCD_ERR_NONFINITE for a malformed one; on failure out holds nothing to
- * free. */
+ * range, values finite, mu >= 0; at most 10000 unknowns. Messages name the
+ * file and the dataset entry ("path: /fclib_local/W/p has 9 entries,
+ * expected 7 ..."). The info groups (titles, matrix descriptions) are not
+ * read. out receives kind MCD_PROBLEM_FC3D; MCD_ERR_IO if the file cannot
+ * be opened, MCD_ERR_UNSUPPORTED for a global problem or one too large,
+ * MCD_ERR_PARSE / MCD_ERR_NONFINITE for a malformed one; on failure out
+ * holds nothing to free. */
 int mcd_problem_fclib_available(void);
 mcd_status mcd_problem_read_fclib(const char *path, mcd_problem_file *out, mcd_error *err);
+
+/* The same from an FCLIB file's bytes in memory (an HDF5 file image, e.g.
+ * read from a socket or an archive): size bytes at image, which libhdf5
+ * copies; the caller keeps the buffer. name labels the messages in place of
+ * a path (NULL: "(FCLIB image)"). A truncated or damaged image is
+ * MCD_ERR_PARSE with a message saying so; an empty one too. Gives the same
+ * problem, bit for bit, as mcd_problem_read_fclib on the file. */
+mcd_status mcd_problem_read_fclib_image(const void *image, size_t size, const char *name,
+                                        mcd_problem_file *out, mcd_error *err);
 
 /* 1 if path names an FCLIB file (ends in .hdf5 or .h5), else 0. */
 int mcd_problem_is_fclib_path(const char *path);

@@ -20,9 +20,10 @@
  *
  *   soak SCENARIO STEPS     exit 0 when every step passed
  *
- * Prints the steps run, the largest E_n - E_0 - W_n, the final energy and
- * the work bound. Leaks: run it under AddressSanitizer (LeakSanitizer) or
- * valgrind. */
+ * Prints the steps run, the largest E_n - E_0 - W_n, the final energy, the
+ * work bound, and the contacts per step (mean, largest, last), which tell
+ * how contact-rich the run was. Leaks: run it under AddressSanitizer
+ * (LeakSanitizer) or valgrind. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,19 @@
 typedef struct soak_energy {
     double dt, E0, W, worst; /* step, initial energy, actuator work bound, largest E - E0 - W */
 } soak_energy;
+
+/* Contacts per step (mcd_sim_ncontacts) over the run. */
+typedef struct soak_contacts {
+    double sum;
+    int max, last;
+} soak_contacts;
+
+static void count_contacts(const mcd_sim *s, soak_contacts *c)
+{
+    c->last = mcd_sim_ncontacts(s);
+    c->sum += c->last;
+    if (c->last > c->max) c->max = c->last;
+}
 
 static double energy(const mcd_model *m, mcd_data *d, const mcd_sim *s)
 {
@@ -99,6 +113,7 @@ static int run(const mcd_scenario *sc, long steps)
                                m->gravity[2] * m->gravity[2]) *
                           LIFT_MARGIN;
     soak_energy e = {sc->settings.dt, energy(m, d, s), 0.0, -INFINITY};
+    soak_contacts c = {0.0, 0, 0};
     long n = 0;
     int status = 0;
     for (; n < steps && status == 0; n++) {
@@ -107,12 +122,15 @@ static int run(const mcd_scenario *sc, long steps)
             status = -1;
         } else {
             status = check_step(m, d, s, n, &e, margin);
+            count_contacts(s, &c);
         }
     }
     printf("soak: %s: %ld of %ld steps, E0 %.6g J, final E %.6g J, actuator work bound W %.6g J, "
            "largest E - E0 - W %.4g J (margin %.4g J): %s\n",
            sc->name, n, steps, e.E0, energy(m, d, s), e.W, e.worst, margin,
            status == 0 ? "pass" : "FAIL");
+    printf("soak: contacts per step: mean %.2f, largest %d, last step %d\n",
+           n > 0 ? c.sum / (double)n : 0.0, c.max, c.last);
     mcd_data_free(d);
     mcd_runner_free(r);
     return status;

@@ -1,9 +1,12 @@
-/* Tests of the FCLIB reader (tools/fclib_read.h): the shared FCLIB files,
- * problems we write with libfclib (compressed-column, compressed-row and
- * triplet W; the mixed part V, R, s; a 2D problem), and bad files made from
- * them with HDF5 (wrong sizes and types, missing parts, NaN, negative mu,
- * out-of-range indices, truncation, a global problem): each fails with a
- * status and a message naming the file and the entry, never a crash. */
+/* Tests of the FCLIB reader (src/io/problem_fclib.c, libhdf5 alone;
+ * tools/fclib_read.h) with libfclib as its oracle: the shared FCLIB files
+ * and problems we write with libfclib (compressed-column, compressed-row and
+ * triplet W; the mixed part V, R, s; a 2D problem) are read by libfclib and
+ * by our reader, from the file and from its image in memory, and must give
+ * the same problem bit for bit; bad files made from them with HDF5 (wrong
+ * sizes and types, missing parts, NaN, negative mu, out-of-range indices,
+ * truncation, a global problem) and bad images each fail with a status and
+ * a message naming the file and the entry, never a crash. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -102,6 +105,117 @@ static mcd_problem_file read_ok(const char *path)
     return f;
 }
 
+/* The file's bytes (free them). */
+static unsigned char *file_bytes(const char *path, size_t *size)
+{
+    FILE *in = fopen(path, "rb");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_int_eq(fseek(in, 0, SEEK_END), 0);
+    long n = ftell(in);
+    ck_assert_int_gt(n, 0);
+    rewind(in);
+    unsigned char *buf = malloc((size_t)n);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_uint_eq(fread(buf, 1, (size_t)n, in), (size_t)n);
+    fclose(in);
+    *size = (size_t)n;
+    return buf;
+}
+
+/* The oracle's problem: what libfclib read, put in our form by the rule of
+ * include/mcdyn/problem_io.h, written out here on its own. Entries are
+ * summed in storage order, as the reader does, so equal means equal bits. */
+typedef struct oracle {
+    const struct fclib_local *L;
+    mcd_fc3d p;
+    int n;
+} oracle;
+
+static int oracle_row(const oracle *o, int i)
+{
+    int nb = o->p.nb;
+    return nb + (o->L->spacedim == 3 ? i : 3 * (i / 2) + i % 2);
+}
+
+/* Calls add(o, which, row, col, x) for every stored entry of A. */
+static void each_entry(oracle *o, const struct fclib_matrix *A, char which,
+                       void (*add)(oracle *, char, int, int, double))
+{
+    for (int k = 0; A->nz >= 0 && k < A->nz; k++) add(o, which, A->i[k], A->p[k], A->x[k]);
+    int outer = A->nz == -1 ? A->n : A->m;
+    for (int c = 0; A->nz < 0 && c < outer; c++)
+        for (int k = A->p[c]; k < A->p[c + 1]; k++)
+            add(o, which, A->nz == -1 ? A->i[k] : c, A->nz == -1 ? c : A->i[k], A->x[k]);
+}
+
+static void oracle_add(oracle *o, char which, int i, int j, double x)
+{
+    double *A = o->p.W;
+    size_t n = (size_t)o->n;
+    if (which == 'W') A[oracle_row(o, i) * n + oracle_row(o, j)] += x;
+    if (which == 'V') A[oracle_row(o, i) * n + j] += x;
+    if (which == 'V') A[j * n + oracle_row(o, i)] += x;
+    if (which == 'R') A[i * n + j] += x;
+}
+
+static void oracle_fill(oracle *o)
+{
+    const struct fclib_local *L = o->L;
+    each_entry(o, L->W, 'W', oracle_add);
+    if (L->V) each_entry(o, L->V, 'V', oracle_add);
+    if (L->R) each_entry(o, L->R, 'R', oracle_add);
+    for (int i = 0; i < o->p.nb; i++) o->p.q[i] = L->s[i];
+    for (int i = 0; i < L->W->m; i++) o->p.q[oracle_row(o, i)] = L->q[i];
+    for (int k = 0; k < o->p.nc; k++) o->p.mu[k] = L->mu[k];
+    for (int k = 0; L->spacedim == 2 && k < o->p.nc; k++) { /* the decoupled second tangent */
+        size_t t1 = (size_t)o->p.nb + 3 * k + 1, t2 = t1 + 1, n = (size_t)o->n;
+        o->p.W[t2 * n + t2] = o->p.W[t1 * n + t1] > 0 ? o->p.W[t1 * n + t1] : 1.0;
+    }
+}
+
+static void assert_same_bits(const char *what, const double *a, const double *b, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        ck_assert_msg(memcmp(&a[k], &b[k], sizeof(double)) == 0, "%s[%zu]: %.17g vs %.17g", what, k,
+                      a[k], b[k]);
+}
+
+static void assert_same_problem(const char *label, const mcd_problem_file *f, const mcd_fc3d *p)
+{
+    ck_assert_msg(f->fc3d.nc == p->nc && f->fc3d.nb == p->nb, "%s: sizes", label);
+    size_t n = (size_t)mcd_fc3d_size(p);
+    assert_same_bits("W", f->fc3d.W, p->W, n * n);
+    assert_same_bits("q", f->fc3d.q, p->q, n);
+    assert_same_bits("mu", f->fc3d.mu, p->mu, (size_t)p->nc);
+}
+
+/* libfclib and our reader (file and image) give the same problem. */
+static void assert_oracle_agrees(const char *path)
+{
+    struct fclib_local *L = fclib_read_local(path);
+    ck_assert_ptr_nonnull(L);
+    oracle o = {L, {0}, 0};
+    int nc = L->W->m / L->spacedim, nb = L->V ? L->V->n : 0;
+    ck_assert_int_eq(mcd_fc3d_alloc(&o.p, nc, nb, NULL), MCD_OK);
+    o.n = mcd_fc3d_size(&o.p);
+    oracle_fill(&o);
+    mcd_problem_file f = read_ok(path);
+    ck_assert_int_eq(f.dimension, L->spacedim);
+    assert_same_problem(path, &f, &o.p);
+    mcd_problem_file_free(&f);
+    size_t size;
+    unsigned char *image = file_bytes(path, &size);
+    mcd_error err = {0};
+    ck_assert_msg(mcd_problem_read_fclib_image(image, size, path, &f, &err) == MCD_OK, "%s: %s",
+                  path, err.msg);
+    assert_same_problem(path, &f, &o.p);
+    mcd_problem_file_free(&f);
+    free(image);
+    mcd_fc3d_free(&o.p);
+    fclib_delete_local(L);
+    free(L);
+}
+
 static void read_fails(const char *path, mcd_status status, const char *word)
 {
     mcd_problem_file f;
@@ -127,6 +241,7 @@ START_TEST(test_shared_files)
         for (int k = 0; k < f.fc3d.nc; k++) ck_assert(f.fc3d.mu[k] >= 0);
         for (int k = 0; k < n; k++) ck_assert(f.fc3d.W[(size_t)k * n + k] > 0);
         mcd_problem_file_free(&f);
+        assert_oracle_agrees(l.paths[i]);
         read++;
     }
     ck_assert_int_gt(read, 0);
@@ -149,6 +264,7 @@ START_TEST(test_storage_forms)
         for (int i = 0; i < 6; i++) ck_assert(f.fc3d.q[i] == q_vals[i]);
         ck_assert(f.fc3d.mu[0] == 0.3 && f.fc3d.mu[1] == 0.6);
         mcd_problem_file_free(&f);
+        assert_oracle_agrees(tmp_path(names[k]));
     }
 }
 END_TEST
@@ -170,6 +286,7 @@ START_TEST(test_mixed_part)
         for (int j = 0; j < 6; j++) ck_assert(A[(1 + i) * 7 + 1 + j] == W[i * 6 + j]);
     }
     mcd_problem_file_free(&f);
+    assert_oracle_agrees(tmp_path("mixed.hdf5"));
 }
 END_TEST
 
@@ -188,6 +305,7 @@ START_TEST(test_two_dimensional)
     for (int k = 0; k < 9; k++) ck_assert_msg(f.fc3d.W[k] == want[k], "W[%d]", k);
     ck_assert(f.fc3d.q[0] == -1 && f.fc3d.q[1] == 0.5 && f.fc3d.q[2] == 0);
     mcd_problem_file_free(&f);
+    assert_oracle_agrees(path);
 }
 END_TEST
 
@@ -314,11 +432,54 @@ START_TEST(test_bad_files)
 }
 END_TEST
 
+static void image_fails(const void *image, size_t size, const char *word)
+{
+    mcd_problem_file f;
+    mcd_error err = {0};
+    mcd_status s = mcd_problem_read_fclib_image(image, size, "img", &f, &err);
+    ck_assert_msg(s == MCD_ERR_PARSE, "%zu bytes: %s (%s)", size, mcd_status_str(s), err.msg);
+    ck_assert_msg(strncmp(err.msg, "img: ", 5) == 0, "message lacks the name: %s", err.msg);
+    ck_assert_msg(strstr(err.msg, word), "message lacks '%s': %s", word, err.msg);
+    ck_assert(f.kind == MCD_PROBLEM_AUTO && f.fc3d.W == NULL);
+}
+
+/* Truncated and damaged images: a clear error (or, for a damaged byte the
+ * reader never looks at, the whole problem), never a crash. */
+START_TEST(test_bad_images)
+{
+    size_t size;
+    unsigned char *image = file_bytes(write_problem("image.hdf5", -1, 1), &size);
+    image_fails(image, 0, "empty image");
+    image_fails("not HDF5\n", 9, "HDF5 cannot open it");
+    /* every cut shorter than the file: HDF5's end-of-file address is past
+     * the image, so the open itself fails */
+    for (size_t cut = 1; cut < size; cut += 251) image_fails(image, cut, "HDF5 cannot open it");
+    mcd_problem_file f;
+    mcd_error err = {0};
+    int failed = 0;
+    for (size_t k = 0; k < size; k += 61) { /* one byte flipped at a time */
+        image[k] ^= 0xff;
+        mcd_status s = mcd_problem_read_fclib_image(image, size, "img", &f, &err);
+        if (s == MCD_OK)
+            mcd_problem_file_free(&f);
+        else {
+            failed++;
+            ck_assert_msg(strncmp(err.msg, "img: ", 5) == 0, "message lacks the name: %s", err.msg);
+        }
+        image[k] ^= 0xff;
+    }
+    ck_assert_int_gt(failed, 0);
+    ck_assert_int_eq(mcd_problem_read_fclib_image(NULL, 4, "img", &f, &err), MCD_ERR_ARG);
+    free(image);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("problem-fclib");
     TCase *t = tcase_create("fclib");
     tcase_add_unchecked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 100); /* the Capsules file read three times, hundreds of images */
     tcase_add_test(t, test_shared_files);
     tcase_add_test(t, test_storage_forms);
     tcase_add_test(t, test_mixed_part);
@@ -326,6 +487,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_bad_values);
     tcase_add_test(t, test_bad_layouts);
     tcase_add_test(t, test_bad_files);
+    tcase_add_test(t, test_bad_images);
     suite_add_tcase(s, t);
     return s;
 }

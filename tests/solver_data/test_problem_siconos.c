@@ -230,9 +230,6 @@ START_TEST(test_fc3d_error_is_siconos_error)
 {
     problem_list l = problem_list_read("fc3d");
     for (int i = 0; i < l.count; i++) {
-#ifndef MCDYN_HAVE_FCLIB
-        if (is_fclib_path(l.paths[i])) continue;
-#endif
         check_error_on(l.paths[i], l.names[i]);
     }
     problem_list_free(&l);

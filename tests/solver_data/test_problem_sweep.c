@@ -138,12 +138,6 @@ static void sweep_file(const char *path, const char *name, int fc, char *report)
     mcd_problem_file f;
     mcd_error err = {0};
     mcd_status s = read_problem_file(path, MCD_PROBLEM_AUTO, &f, &err);
-#ifndef MCDYN_HAVE_FCLIB
-    if (s == MCD_ERR_UNSUPPORTED && is_fclib_path(path)) {
-        printf("| %-40s | (all)        | not read: built without FCLIB |\n", name);
-        return;
-    }
-#endif
     ck_assert_msg(s == MCD_OK, "%s", err.msg);
     ck_assert_msg((f.kind == MCD_PROBLEM_FC3D) == fc, "%s: read as %s", name,
                   mcd_problem_kind_name(f.kind));
