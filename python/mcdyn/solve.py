@@ -27,7 +27,7 @@ _REPORTED = (lib.MCD_OK, lib.MCD_ERR_NOT_CONVERGED, lib.MCD_ERR_INFEASIBLE)
 
 
 def fclib_available():
-    """True when libmcdyn reads FCLIB (.hdf5) files (built with libfclib)."""
+    """True when libmcdyn reads FCLIB (.hdf5) files (always, through libhdf5)."""
     return bool(lib.mcd_problem_fclib_available())
 
 
