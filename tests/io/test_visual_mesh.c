@@ -9,8 +9,9 @@
  * volume only when the triangles close its surface with outward winding.
  * The L's coordinates are dyadic fractions, exact in Assimp's single
  * precision, so the sum is exact up to double rounding (1e-12 is 10^4 ulp
- * of the terms); the convex hull of the same vertices (0.109375 m^3, the
- * notch's triangle 0.5 x 0.5 / 2 x 0.125 added) misses it by 0.015625. */
+ * of the terms); the convex hull of the same vertices (0.013671875 m^3,
+ * the notch's triangle 0.25 x 0.25 / 2 x 0.0625 added) misses it by
+ * 0.001953125. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -98,9 +99,9 @@ START_TEST(l_block_keeps_its_notch)
     ck_assert_int_eq(mcd_mesh_load_triangles(obj, "l", MCD_VISUAL_MESH_MAX, &M, &err), MCD_OK);
     ck_assert_int_eq(M.ntri, 20);
     check_same_vertices(&M, obj);
-    const double volume = 0.75 * 0.125, hull = 0.875 * 0.125;
+    const double volume = 0.1875 * 0.0625, hull = 0.21875 * 0.0625;
     ck_assert_double_eq_tol(enclosed_volume(&M), volume, EXACT);
-    ck_assert(fabs(enclosed_volume(&M) - hull) > 0.01);
+    ck_assert(fabs(enclosed_volume(&M) - hull) > 0.001);
     free_mesh(&M);
 }
 END_TEST
@@ -190,7 +191,7 @@ START_TEST(urdf_visual_mesh_in_the_model)
     ck_assert(M->nvert == ref.nvert && M->ntri == ref.ntri);
     ck_assert(!memcmp(M->vert, ref.vert, 3 * sizeof(double) * (size_t)ref.nvert));
     ck_assert(!memcmp(M->tri, ref.tri, 3 * sizeof(int) * (size_t)ref.ntri));
-    ck_assert_double_eq_tol(enclosed_volume(M), 0.75 * 0.125, EXACT);
+    ck_assert_double_eq_tol(enclosed_volume(M), 0.1875 * 0.0625, EXACT);
     free_mesh(&ref);
     mcd_model_free(m);
 }

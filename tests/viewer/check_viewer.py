@@ -51,6 +51,7 @@ def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     if not ok:
         failures.append(what)
+    return ok
 
 
 # One BLAS thread: on a loaded machine OpenBLAS's spinning threads make the
@@ -297,7 +298,10 @@ def l_block():
     _, console = chromium("file://" + page + "#t=1.5", f"--screenshot={png}")
     px = png_pixels(png)
     # The body's pose at the frame shown (the last at or before 1.5 s).
-    row = np.nonzero(np.abs(t - float(attrs.get("time", "nan"))) < 1e-6)[0][0]
+    shown = np.nonzero(np.abs(t - float(attrs.get("time", "nan"))) < 1e-6)[0]
+    if not check(len(shown) == 1, f"the page shows a logged step ({attrs.get('time')})"):
+        return
+    row = shown[0]
     p, (qw, qx, qy, qz) = pose[row, :3], pose[row, 3:]
     R = np.array([[1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy)],
                   [2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx)],
@@ -318,14 +322,15 @@ def l_block():
         col, row = (u + 1) / 2 * width, (1 - v) / 2 * height
         return px[int(round(row)), int(round(col))].astype(int)
 
-    # In the body frame the notch is x, y in [0, 0.5]; the hull of the
-    # vertices covers its part x + y <= 0.5, so (0.15, 0.2) at mid-thickness
-    # is in the hull, not in the L. Seen from the page's camera (21.8 degrees
-    # above the horizon, from +x -y) the top face of the strip in front hides
-    # the points of the notch within 0.16 m of it along the line of sight:
-    # this one is farther. (-0.25, 0.25, 0.0625) is the middle of the arm's
-    # top face, drawn in the L's colour.
-    notch, arm = pixel(np.array([0.15, 0.2, 0.0])), pixel(np.array([-0.25, 0.25, 0.0625]))
+    # In the body frame the notch is x, y in [0, 0.25]; the hull of the
+    # vertices covers its part x + y <= 0.25, so (0.075, 0.1) at
+    # mid-thickness is in the hull, not in the L. Seen from the page's
+    # camera (21.8 degrees above the horizon, from +x -y) the line of sight
+    # to it crosses the plane of the top face at (0.122, 0.0375), still in
+    # the notch: nothing of the L hides it. (-0.125, 0.125, 0.03125) is the
+    # middle of the arm's top face, drawn in the L's colour.
+    notch = pixel(np.array([0.075, 0.1, 0.0]))
+    arm = pixel(np.array([-0.125, 0.125, 0.03125]))
     check(arm[2] > arm[0] + 30, f"the arm of the L is drawn in its blue ({arm})")
     check(np.abs(notch - arm).sum() > 90,
           f"the notch shows what is behind it, not the L ({notch} vs the arm's {arm})")
