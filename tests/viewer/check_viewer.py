@@ -26,7 +26,8 @@ and checks:
   - the box tower: the page draws every contact of the frame shown (the
     log's count at that step, far more than the CSV's 8 slots);
   - bad input: a foreign HDF5 file, a corrupt one, a run over the size
-    bound: exit 1, a message, no page.
+    bound, a triangle naming a vertex its mesh does not have: exit 1, a
+    message, no page.
 """
 import atexit
 import os
@@ -360,8 +361,14 @@ def bad_input():
     corrupt = os.path.join(TMP, "corrupt.h5")
     with open(os.path.join(TMP, "run.h5"), "rb") as f:
         open(corrupt, "wb").write(f.read(4096))
+    # the L's log with a triangle naming a vertex past its mesh's 12
+    bad_triangle = os.path.join(TMP, "bad_triangle.h5")
+    shutil.copy(os.path.join(TMP, "l_block.h5"), bad_triangle)
+    with h5py.File(bad_triangle, "r+") as f:
+        f["model/mesh_triangle"][3, 1] = 12
     cases = [([foreign], "not an mcdyn log"), ([corrupt], "HDF5"),
-             ([os.path.join(TMP, "run.h5"), "--max-mb", "0.5"], "more than the bound")]
+             ([os.path.join(TMP, "run.h5"), "--max-mb", "0.5"], "more than the bound"),
+             ([bad_triangle], "names vertex 12 of 12")]
     for args, message in cases:
         page = os.path.join(TMP, "bad.html")
         p = run([EXE, "view", *args, "--html", page], ok=False)
