@@ -88,7 +88,8 @@ static void json_numbers(FILE *f, const double *v, int n)
     fputc(']', f);
 }
 
-/* The shapes as the JSON member name: type, body, size, pose and mesh. */
+/* The shapes as the JSON member name: type, body, size, pose, mesh and
+ * triangles. */
 static int write_shapes(FILE *f, const char *name, const view_geom *shape, int n)
 {
     fprintf(f, ",\"%s\":[", name);
@@ -102,6 +103,11 @@ static int write_shapes(FILE *f, const char *name, const view_geom *shape, int n
         if (g->nmesh == 0)
             fputs("null", f);
         else if (base64_words(f, g->mesh, (size_t)g->nmesh * 3))
+            return -1;
+        fputs(",\"triangles\":", f);
+        if (g->ntri == 0)
+            fputs("null", f);
+        else if (base64_words(f, g->tri, (size_t)g->ntri * 3))
             return -1;
         fputc('}', f);
     }
@@ -152,7 +158,8 @@ static double page_size(const view_run *run)
     for (int k = 0; k < run->ngeom; k++)
         bytes += 256 + (double)base64_size(12 * (size_t)run->geom[k].nmesh);
     for (int k = 0; k < run->nvisual; k++)
-        bytes += 256 + (double)base64_size(12 * (size_t)run->visual[k].nmesh);
+        bytes += 256 + (double)base64_size(12 * (size_t)run->visual[k].nmesh) +
+                 (double)base64_size(12 * (size_t)run->visual[k].ntri);
     const double per_frame = 4.0 * (2 + 7.0 * run->nbody);
     return bytes + 4.0 / 3.0 * (per_frame * (double)run->nframe + 36.0 * (double)run->ncontact) +
            64;

@@ -145,6 +145,54 @@ static int read_meshes(reader *r, view_geom *shape, int n, const int *range)
     return bad;
 }
 
+/* Triangles of the n shapes from the optional /model/mesh_triangle, by
+ * the (first, count) rows of range (older logs have none: a mesh is then
+ * drawn as the hull of its vertices). Every index must name one of the
+ * shape's vertices. */
+static int read_triangles(reader *r, view_geom *shape, int n, const int *range)
+{
+    hsize_t nt = 0, three[1] = {3};
+    if (H5Lexists(r->file, "model/mesh_triangle", H5P_DEFAULT) <= 0) return 0;
+    if (check_shape(r, "model/mesh_triangle", 2, three, &nt)) return -1;
+    int *t = alloc_array((size_t)nt * 3, sizeof *t);
+    if (!t) return fail(r, "out of memory");
+    int bad = nt > 0 && read_all(r, "model/mesh_triangle", H5T_NATIVE_INT, t);
+    for (int k = 0; k < n && !bad; k++) {
+        const long first = range[2 * k], count = range[2 * k + 1];
+        view_geom *g = &shape[k];
+        if (first < 0 || count < 0 || (hsize_t)(first + count) > nt || (count > 0 && !g->nmesh))
+            bad = fail(r, "a mesh triangle range of shape %d is out of range", k);
+        else if (count > 0 && !(g->tri = alloc_array((size_t)count * 3, sizeof *g->tri)))
+            bad = fail(r, "out of memory");
+        for (long i = 0; i < 3 * count && !bad; i++) {
+            g->tri[i] = t[3 * first + i];
+            if (g->tri[i] < 0 || g->tri[i] >= g->nmesh)
+                bad = fail(r, "triangle %ld of shape %d names vertex %d of %d", first + i / 3, k,
+                           g->tri[i], g->nmesh);
+        }
+        if (!bad) g->ntri = (int)count;
+    }
+    free(t);
+    return bad;
+}
+
+/* The optional model/visual_mesh_triangle (one row per visual) and the
+ * triangles it points to. */
+static int read_visual_triangles(reader *r, view_geom *shape, int n)
+{
+    hsize_t m = 0, two[1] = {2};
+    if (H5Lexists(r->file, "model/visual_mesh_triangle", H5P_DEFAULT) <= 0) return 0;
+    if (check_shape(r, "model/visual_mesh_triangle", 2, two, &m) || m != (hsize_t)n)
+        return m != (hsize_t)n ? fail(r, "model/visual_mesh_triangle is not one row per visual")
+                               : -1;
+    int *range = alloc_array((size_t)n * 2, sizeof *range);
+    if (!range) return fail(r, "out of memory");
+    int bad = n > 0 && read_all(r, "model/visual_mesh_triangle", H5T_NATIVE_INT, range);
+    if (!bad) bad = read_triangles(r, shape, n, range);
+    free(range);
+    return bad;
+}
+
 /* The shapes model/PREFIX_type, _body, _size, _pose and _mesh_vertex
  * into (*shape, *n); a missing PREFIX_type with optional set reads none. */
 static int read_shapes(reader *r, const char *prefix, int optional, int nbody, view_geom **shape,
@@ -360,7 +408,7 @@ int view_run_read(const char *path, double fps, view_run *run, char *msg, size_t
     int bad = check_format(&r) || read_body_names(&r, run) || read_body_parents(&r, run) ||
               read_shapes(&r, "geom", 0, run->nbody, &run->geom, &run->ngeom) ||
               read_shapes(&r, "visual", 1, run->nbody, &run->visual, &run->nvisual) ||
-              read_steps(&r, run, fps);
+              read_visual_triangles(&r, run->visual, run->nvisual) || read_steps(&r, run, fps);
     H5Fclose(r.file);
     if (bad) view_run_free(run);
     return bad ? -1 : 0;
@@ -370,7 +418,8 @@ void view_run_free(view_run *run)
 {
     for (int k = 0; run->body_name && k < run->nbody; k++) free(run->body_name[k]);
     for (int k = 0; run->geom && k < run->ngeom; k++) free(run->geom[k].mesh);
-    for (int k = 0; run->visual && k < run->nvisual; k++) free(run->visual[k].mesh);
+    for (int k = 0; run->visual && k < run->nvisual; k++)
+        free(run->visual[k].mesh), free(run->visual[k].tri);
     free(run->visual);
     free(run->body_name), free(run->body_parent), free(run->geom), free(run->t), free(run->pose),
         free(run->ncontacts);

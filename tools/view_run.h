@@ -11,6 +11,8 @@ typedef struct view_geom {
     double size[3], pose[7];
     float *mesh; /* mesh geoms: nmesh vertices x 3 in the geom frame, scale applied */
     int nmesh;
+    int *tri; /* visual meshes with triangles: ntri x 3 indices into mesh, else NULL */
+    int ntri;
 } view_geom;
 
 typedef struct view_run {

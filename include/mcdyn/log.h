@@ -12,7 +12,11 @@
  *   first row in mesh_vertex and count, 0 0 unless mesh); visual_type,
  *   visual_body, visual_size, visual_pose, visual_mesh, visual_mesh_vertex:
  *   the same for the model's visual shapes (mcd_model.visual; a visual mesh
- *   that does not load has no vertices);
+ *   that does not load has no vertices); mesh_triangle (T x 3: the
+ *   triangles of the visual meshes, mcd_model.visual_mesh, as vertex indices
+ *   counted from the visual's first row in mesh_vertex), visual_mesh_triangle
+ *   (nvisual x 2: first row in mesh_triangle and count, 0 0 for a visual
+ *   without triangles, drawn as a primitive or a hull);
  *   /steps/t (n [s]), q (n x nq), qd (n x nv), body_pose (n x nbody x 7:
  *   world pose of each body frame), ncontacts, iterations (n), residual (n),
  *   contact_body (n x slots x 2), contact_point, contact_normal (n x slots x

@@ -88,6 +88,17 @@ typedef struct mcd_geom {
     int robot;
 } mcd_geom;
 
+/* The triangles of a visual mesh (an MCD_GEOM_MESH in mcd_model.visual),
+ * as its file holds them: vertices in the file's frame before the visual's
+ * scale (its size), and triangles given by three vertex indices in the
+ * file's winding (counter-clockwise seen from outside in well-formed files). */
+typedef struct mcd_visual_mesh {
+    int nvert;    /* vertices */
+    int ntri;     /* triangles */
+    double *vert; /* nvert x 3, the file's units (metres in URDF meshes) */
+    int *tri;     /* ntri x 3, indices in [0, nvert) */
+} mcd_visual_mesh;
+
 /* One body of the tree and the hinge that joins it to its parent. */
 typedef struct mcd_body {
     int parent;           /* parent body index, -1 for the world */
@@ -174,6 +185,11 @@ typedef struct mcd_model {
      * collision; body, pose and robot as for geom. */
     int nvisual;
     mcd_geom *visual;
+    /* nvisual entries, the triangles of each visual mesh whose file was
+     * read (the URDF loader reads them); all zero for the other visuals,
+     * which are drawn as primitives (or a mesh as the hull of its file's
+     * vertices). Freed with the model. */
+    mcd_visual_mesh *visual_mesh;
 } mcd_model;
 
 /* ---- builder ------------------------------------------------------------ */
@@ -208,6 +224,12 @@ mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *geom, 
 /* Adds visual geometry to a link (-1: the world), checked as a geom: kept in
  * mcd_model.visual, not used by collision. */
 mcd_status mcd_builder_add_visual(mcd_builder *b, int link, const mcd_geom *geom, mcd_error *err);
+/* mcd_builder_add_visual with the triangles of a visual mesh (geom->type is
+ * MCD_GEOM_MESH; mesh is copied and checked: at least one vertex and one
+ * triangle, finite vertices, indices in range); the model keeps them in
+ * mcd_model.visual_mesh. */
+mcd_status mcd_builder_add_visual_mesh(mcd_builder *b, int link, const mcd_geom *geom,
+                                       const mcd_visual_mesh *mesh, mcd_error *err);
 /* Adds a node on a link at the given pose in the link frame. */
 mcd_status mcd_builder_add_node(mcd_builder *b, const char *name, int link, const mcd_pose *pose,
                                 int *index, mcd_error *err);

@@ -1,4 +1,5 @@
-/* Vertices of mesh files through Assimp (src/collision/mesh_load.h). */
+/* Vertices and triangles of mesh files through Assimp
+ * (src/collision/mesh_load.h). */
 #include "mesh_load.h"
 
 #include "mcdyn/spatial.h"
@@ -70,8 +71,10 @@ static mcd_status gather(const char *path, const struct aiScene *sc, const struc
     return MCD_OK;
 }
 
-/* The Assimp scene of path in *sc (release with aiReleaseImport). */
-static mcd_status import(const char *path, const struct aiScene **sc, mcd_error *err)
+/* The Assimp scene of path in *sc, post-processed by steps (release with
+ * aiReleaseImport). */
+static mcd_status import(const char *path, unsigned steps, const struct aiScene **sc,
+                         mcd_error *err)
 {
     *sc = NULL;
     const char *dot = strrchr(path, '.');
@@ -91,7 +94,7 @@ static mcd_status import(const char *path, const struct aiScene **sc, mcd_error 
     struct aiPropertyStore *props = aiCreatePropertyStore();
     if (!props) return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
     aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-    *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure, NULL, props);
+    *sc = aiImportFileExWithProperties(path, aiProcess_ValidateDataStructure | steps, NULL, props);
     aiReleasePropertyStore(props);
     if (!*sc)
         return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': cannot be read: %s", path,
@@ -105,7 +108,7 @@ static mcd_status load_vertices(const char *path, double **verts, int *nverts, m
     *verts = NULL;
     *nverts = 0;
     const struct aiScene *sc;
-    mcd_status s = import(path, &sc, err);
+    mcd_status s = import(path, 0, &sc, err);
     if (s != MCD_OK) return s;
     vertex_list L = {NULL, 0, 0};
     if (sc->mRootNode)
@@ -119,6 +122,101 @@ static mcd_status load_vertices(const char *path, double **verts, int *nverts, m
     *verts = L.v;
     *nverts = L.n;
     return MCD_OK;
+}
+
+/* The vertices and triangles of the meshes placed by node and its
+ * descendants: *nvert and *ntri grow by their counts (faces of 3 indices;
+ * after aiProcess_Triangulate the others are points and lines). */
+static void count_triangles(const struct aiScene *sc, const struct aiNode *node, long long *nvert,
+                            long long *ntri)
+{
+    for (unsigned k = 0; k < node->mNumMeshes; k++) {
+        const struct aiMesh *mesh = sc->mMeshes[node->mMeshes[k]];
+        *nvert += mesh->mNumVertices;
+        for (unsigned f = 0; f < mesh->mNumFaces; f++) *ntri += mesh->mFaces[f].mNumIndices == 3;
+    }
+    for (unsigned c = 0; c < node->mNumChildren; c++)
+        count_triangles(sc, node->mChildren[c], nvert, ntri);
+}
+
+/* Appends the vertices (placed by T) and the triangles of one mesh to M,
+ * whose arrays have room for them. */
+static mcd_status append_mesh(const char *path, const struct aiMesh *mesh,
+                              const struct aiMatrix4x4 *T, mcd_visual_mesh *M, mcd_error *err)
+{
+    const int first = M->nvert;
+    for (unsigned i = 0; i < mesh->mNumVertices; i++) {
+        double *x = M->vert + 3 * (size_t)M->nvert++;
+        transform_point(x, T, &mesh->mVertices[i]);
+        if (!mcd_v3_isfinite(x))
+            return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': vertex %u is not finite", path, i);
+    }
+    for (unsigned f = 0; f < mesh->mNumFaces; f++) {
+        const struct aiFace *face = &mesh->mFaces[f];
+        if (face->mNumIndices != 3) continue;
+        int *t = M->tri + 3 * (size_t)M->ntri++;
+        for (int j = 0; j < 3; j++) {
+            if (face->mIndices[j] >= mesh->mNumVertices)
+                return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': face %u names a missing vertex",
+                                path, f);
+            t[j] = first + (int)face->mIndices[j];
+        }
+    }
+    return MCD_OK;
+}
+
+/* append_mesh for every mesh placed by node (T: its frame in the file's
+ * root frame) and its descendants. */
+static mcd_status gather_triangles(const char *path, const struct aiScene *sc,
+                                   const struct aiNode *node, const struct aiMatrix4x4 *T,
+                                   mcd_visual_mesh *M, mcd_error *err)
+{
+    mcd_status s = MCD_OK;
+    for (unsigned k = 0; k < node->mNumMeshes && s == MCD_OK; k++)
+        s = append_mesh(path, sc->mMeshes[node->mMeshes[k]], T, M, err);
+    for (unsigned c = 0; c < node->mNumChildren && s == MCD_OK; c++) {
+        struct aiMatrix4x4 Tc = *T;
+        aiMultiplyMatrix4(&Tc, &node->mChildren[c]->mTransformation);
+        s = gather_triangles(path, sc, node->mChildren[c], &Tc, M, err);
+    }
+    return s;
+}
+
+/* The triangles of the imported scene sc into M, counts checked against
+ * max_count before anything is allocated. */
+static mcd_status scene_triangles(const char *path, const struct aiScene *sc, int max_count,
+                                  mcd_visual_mesh *M, mcd_error *err)
+{
+    long long nvert = 0, ntri = 0;
+    if (sc->mRootNode) count_triangles(sc, sc->mRootNode, &nvert, &ntri);
+    if (ntri == 0) return mcd_fail(err, MCD_ERR_PARSE, "mesh '%s': no triangles", path);
+    if (nvert > max_count || ntri > max_count)
+        return mcd_fail(err, MCD_ERR_MODEL,
+                        "mesh '%s': %lld vertices and %lld triangles, more than the bound of %d "
+                        "each for a visual mesh",
+                        path, nvert, ntri, max_count);
+    M->vert = malloc((size_t)nvert * 3 * sizeof *M->vert);
+    M->tri = malloc((size_t)ntri * 3 * sizeof *M->tri);
+    if (!M->vert || !M->tri) return mcd_fail(err, MCD_ERR_NOMEM, "mesh '%s': out of memory", path);
+    return gather_triangles(path, sc, sc->mRootNode, &sc->mRootNode->mTransformation, M, err);
+}
+
+mcd_status mcd_mesh_load_triangles(const char *path, const char *link, int max_count,
+                                   mcd_visual_mesh *mesh, mcd_error *err)
+{
+    mcd_error e;
+    mcd_error_clear(&e);
+    *mesh = (mcd_visual_mesh){0};
+    const struct aiScene *sc;
+    mcd_status s = import(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices, &sc, &e);
+    if (s == MCD_OK) {
+        s = scene_triangles(path, sc, max_count, mesh, &e);
+        aiReleaseImport(sc);
+    }
+    if (s == MCD_OK) return MCD_OK;
+    free(mesh->vert), free(mesh->tri);
+    *mesh = (mcd_visual_mesh){0};
+    return mcd_fail(err, s, "link '%s': %s", link, e.msg);
 }
 
 /* Index of the point farthest from x along the metric dist(). */

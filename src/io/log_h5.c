@@ -71,56 +71,107 @@ static int write_fixed(hid_t g, const char *name, hid_t type, hsize_t n, hsize_t
     return e != 0;
 }
 
-/* Appends the vertices of the n shapes' mesh files, scaled by their size,
- * to (*all, *count rows); range[2k], range[2k + 1] = first row and count
- * of shape k (0 0 for other shapes). A file that does not load fails the
- * log when required (collision meshes, which the run has loaded already),
- * else it gets no vertices (a visual mesh: the page draws nothing). */
-static int gather_mesh_vertices(const mcd_geom *shape, int n, int required, int *range,
-                                double **all, size_t *count)
+/* The mesh data of the log: vertices (N x 3) and triangles (T x 3) of all
+ * meshes, and each shape's (first row, count) in them. */
+typedef struct mesh_rows {
+    double *vert;
+    int *tri;
+    size_t nvert, ntri;
+} mesh_rows;
+
+/* Room for nv more vertices and nt more triangles in R; 0 when the rows
+ * outgrow an int (the ranges are ints) or memory ends. */
+static int grow_rows(mesh_rows *R, int nv, int nt)
+{
+    if (R->nvert + (size_t)nv > INT32_MAX || R->ntri + (size_t)nt > INT32_MAX) return 0;
+    double *v = realloc(R->vert, (R->nvert + (size_t)nv) * 3 * sizeof *v + 1);
+    if (v) R->vert = v;
+    int *t = v ? realloc(R->tri, (R->ntri + (size_t)nt) * 3 * sizeof *t + 1) : NULL;
+    if (t) R->tri = t;
+    return v && t;
+}
+
+/* Appends M's vertices scaled by shape's size, and its triangles (their
+ * vertex indices counted from the shape's first vertex; the last two
+ * swapped when the scale mirrors, which keeps the winding outward), to R;
+ * range[0..1] = first vertex row and count, tri_range[0..1] the same for
+ * the triangles. */
+static int append_rows(mesh_rows *R, const mcd_geom *shape, const mcd_visual_mesh *M, int *range,
+                       int *tri_range)
+{
+    if (!grow_rows(R, M->nvert, M->ntri)) return 1;
+    const double *s = shape->size;
+    for (size_t i = 0; i < 3 * (size_t)M->nvert; i++)
+        R->vert[3 * R->nvert + i] = M->vert[i] * s[i % 3];
+    const int mirror = s[0] * s[1] * s[2] < 0;
+    for (size_t t = 0; t < (size_t)M->ntri; t++) {
+        int *out = R->tri + 3 * (R->ntri + t);
+        const int *in = M->tri + 3 * t;
+        out[0] = in[0], out[1] = in[1 + mirror], out[2] = in[2 - mirror];
+    }
+    range[0] = (int)R->nvert, range[1] = M->nvert;
+    R->nvert += (size_t)M->nvert;
+    if (M->ntri > 0) tri_range[0] = (int)R->ntri, tri_range[1] = M->ntri;
+    R->ntri += (size_t)M->ntri;
+    return 0;
+}
+
+/* Appends the mesh vertices of the n shapes to R: a shape with triangles
+ * in mesh[] (visual meshes; NULL for collision geoms) gives them, a mesh
+ * shape without gives its file's vertices, the points whose convex hull
+ * collision uses. range[2k..2k+1] = shape k's first vertex row and count,
+ * tri_range the same for its triangles (0 0 for none). A file that does
+ * not load fails the log when required (collision meshes, which the run
+ * has loaded already), else the shape gets no vertices (the page draws
+ * nothing). */
+static int gather_meshes(const mcd_geom *shape, const mcd_visual_mesh *mesh, int n, int required,
+                         mesh_rows *R, int *range, int *tri_range)
 {
     for (int k = 0; k < n; k++) {
         if (shape[k].type != MCD_GEOM_MESH || !shape[k].mesh_path) continue;
-        double *v = NULL, *grown = NULL;
-        int nv = 0;
+        if (mesh && mesh[k].ntri > 0) {
+            if (append_rows(R, &shape[k], &mesh[k], range + 2 * k, tri_range + 2 * k)) return 1;
+            continue;
+        }
+        mcd_visual_mesh V = {0};
         mcd_error err = {0};
-        if (mcd_mesh_load_vertices(shape[k].mesh_path, "log", &v, &nv, &err) != MCD_OK) {
+        if (mcd_mesh_load_vertices(shape[k].mesh_path, "log", &V.vert, &V.nvert, &err) != MCD_OK) {
             if (required) return 1;
             continue;
         }
-        const size_t m = *count;
-        int bad = m + (size_t)nv > INT32_MAX || !(grown = realloc(*all, (m + (size_t)nv) * 3 * 8));
-        if (!bad) {
-            *all = grown;
-            for (int i = 0; i < 3 * nv; i++) grown[3 * m + (size_t)i] = v[i] * shape[k].size[i % 3];
-            range[2 * k] = (int)m, range[2 * k + 1] = nv;
-            *count = m + (size_t)nv;
-        }
-        free(v);
+        const int bad = append_rows(R, &shape[k], &V, range + 2 * k, tri_range + 2 * k);
+        free(V.vert);
         if (bad) return 1;
     }
     return 0;
 }
 
-/* The vertices of the model's mesh geoms (the points whose convex hull the
- * collision layer uses) and visuals, scaled by their sizes: model/mesh_vertex
- * (N x 3, geom frame [m]), model/geom_mesh_vertex (ngeom x 2: first row
- * and count, 0 0 for other geoms) and model/visual_mesh_vertex (the same per
- * visual). */
-static int write_mesh_vertices(hid_t g, const mcd_model *m)
+/* The vertices of the model's mesh geoms and visuals, scaled by their
+ * sizes, and the triangles of its visual meshes: model/mesh_vertex (N x 3,
+ * geom frame [m]), model/geom_mesh_vertex (ngeom x 2: first row and count,
+ * 0 0 for other geoms), model/visual_mesh_vertex (the same per visual),
+ * model/mesh_triangle (T x 3 vertex indices counted from the shape's first
+ * vertex row) and model/visual_mesh_triangle (nvisual x 2: first row in
+ * mesh_triangle and count, 0 0 for a visual drawn as a hull or a
+ * primitive). */
+static int write_meshes(hid_t g, const mcd_model *m)
 {
-    int *range = calloc((size_t)(m->ngeom + m->nvisual) * 2 + 1, sizeof *range);
+    const size_t nv = (size_t)m->nvisual;
+    int *range = calloc((size_t)m->ngeom * 2 + 4 * nv + 1, sizeof *range);
     int *visual_range = range ? range + 2 * m->ngeom : NULL;
-    double *all = NULL;
-    size_t n = 0;
-    int bad = !range || gather_mesh_vertices(m->geom, m->ngeom, 1, range, &all, &n) ||
-              gather_mesh_vertices(m->visual, m->nvisual, 0, visual_range, &all, &n);
+    int *visual_tri = range ? visual_range + 2 * nv : NULL;
+    int *unused = calloc((size_t)m->ngeom * 2 + 1, sizeof *unused); /* geoms have no triangles */
+    mesh_rows R = {NULL, NULL, 0, 0};
+    int bad = !range || !unused || gather_meshes(m->geom, NULL, m->ngeom, 1, &R, range, unused) ||
+              gather_meshes(m->visual, m->visual_mesh, m->nvisual, 0, &R, visual_range, visual_tri);
     if (!bad) bad = write_fixed(g, "geom_mesh_vertex", H5T_NATIVE_INT, (hsize_t)m->ngeom, 2, range);
     if (!bad)
-        bad = write_fixed(g, "visual_mesh_vertex", H5T_NATIVE_INT, (hsize_t)m->nvisual, 2,
-                          visual_range);
-    if (!bad) bad = write_fixed(g, "mesh_vertex", H5T_NATIVE_DOUBLE, (hsize_t)n, 3, all);
-    free(range), free(all);
+        bad = write_fixed(g, "visual_mesh_vertex", H5T_NATIVE_INT, (hsize_t)nv, 2, visual_range);
+    if (!bad)
+        bad = write_fixed(g, "visual_mesh_triangle", H5T_NATIVE_INT, (hsize_t)nv, 2, visual_tri);
+    if (!bad) bad = write_fixed(g, "mesh_vertex", H5T_NATIVE_DOUBLE, (hsize_t)R.nvert, 3, R.vert);
+    if (!bad) bad = write_fixed(g, "mesh_triangle", H5T_NATIVE_INT, (hsize_t)R.ntri, 3, R.tri);
+    free(range), free(unused), free(R.vert), free(R.tri);
     return bad;
 }
 
@@ -176,7 +227,7 @@ static int write_model(hid_t file, const mcd_model *m)
         bad |= write_fixed(g, "body_com", H5T_NATIVE_DOUBLE, nb, 3, dbuf);
         bad |= write_shapes(g, "geom", m->geom, m->ngeom, ibuf, dbuf, names);
         bad |= write_shapes(g, "visual", m->visual, m->nvisual, ibuf, dbuf, names);
-        bad |= write_mesh_vertices(g, m);
+        bad |= write_meshes(g, m);
     }
     H5Tclose(str);
     free(ibuf), free(dbuf), free(names);

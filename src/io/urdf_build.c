@@ -66,7 +66,8 @@ static mcd_status add_desc(const urdf_ctx *c, const urdf_link *l, const mcd_link
         if (mcd_builder_add_geom(b, *index, &l->geom[g].geom, &e) != MCD_OK)
             return urdf_fail(c, l->geom[g].node, e.status, "%s", e.msg);
     for (int g = 0; g < l->nvisual; g++)
-        if (mcd_builder_add_visual(b, *index, &l->visual[g].geom, &e) != MCD_OK)
+        if (mcd_builder_add_visual_mesh(b, *index, &l->visual[g].geom, &l->visual[g].mesh, &e) !=
+            MCD_OK)
             return urdf_fail(c, l->visual[g].node, e.status, "%s", e.msg);
     return MCD_OK;
 }

@@ -4,9 +4,12 @@
  * extents, cylinder and capsule length -> half length along z. The capsule
  * (not in the URDF specification, written by Bullet and Drake exporters)
  * has the length of its cylindrical part. A <visual> is read as a
- * <collision> (its <material> is ignored); the viewer draws it.
+ * <collision> (its <material> is ignored), and a visual mesh's triangles
+ * are read from its file; the viewer draws them.
  */
 #include "urdf_internal.h"
+
+#include "../collision/mesh_load.h"
 
 #include <stdlib.h>
 
@@ -123,20 +126,31 @@ static mcd_status parse_visual_shape(const urdf_ctx *c, const xmlNode *node, mcd
     return found ? MCD_OK : MCD_ERR_IO;
 }
 
+/* The triangles of v, a visual mesh of link l, from its file; a file that
+ * cannot be read, has no triangles or is over the bound is MCD_ERR_PARSE
+ * (the message says why), never the silent MCD_ERR_IO of a missing file. */
+static mcd_status read_triangles(const urdf_ctx *c, const urdf_link *l, urdf_geom *v)
+{
+    mcd_status st =
+        mcd_mesh_load_triangles(v->geom.mesh_path, l->name, MCD_VISUAL_MESH_MAX, &v->mesh, c->err);
+    return st == MCD_OK || st == MCD_ERR_NOMEM ? st : MCD_ERR_PARSE;
+}
+
 mcd_status urdf_parse_visual(const urdf_ctx *c, const xmlNode *node, urdf_link *l, int *drop)
 {
     mcd_error e;
     mcd_error_clear(&e);
     urdf_ctx quiet = *c;
     quiet.err = &e;
-    mcd_geom g = {0};
-    mcd_status st = parse_visual_shape(&quiet, node, &g);
-    urdf_geom *v = st == MCD_OK ? append_geom(&l->visual, &l->nvisual) : NULL;
-    if (v) {
-        v->node = node, v->geom = g;
+    urdf_geom v = {node, {0}, {0}};
+    mcd_status st = parse_visual_shape(&quiet, node, &v.geom);
+    if (st == MCD_OK && v.geom.type == MCD_GEOM_MESH) st = read_triangles(&quiet, l, &v);
+    urdf_geom *slot = st == MCD_OK ? append_geom(&l->visual, &l->nvisual) : NULL;
+    if (slot) {
+        *slot = v;
         return MCD_OK;
     }
-    free(g.mesh_path);
+    free(v.geom.mesh_path), free(v.mesh.vert), free(v.mesh.tri);
     if (st == MCD_ERR_NOMEM || st == MCD_OK)
         return mcd_fail(c->err, MCD_ERR_NOMEM, "out of memory");
     if (st != MCD_ERR_IO) urdf_warn(c, node, "visual left out (collision shapes drawn): %s", e.msg);

@@ -22,10 +22,12 @@ typedef struct urdf_ctx {
     mcd_error *err;
 } urdf_ctx;
 
-/* One <collision> or <visual> shape of a link; geom.mesh_path is owned. */
+/* One <collision> or <visual> shape of a link; geom.mesh_path and the
+ * arrays of mesh (the triangles of a visual mesh, else all zero) are owned. */
 typedef struct urdf_geom {
     const xmlNode *node;
     mcd_geom geom;
+    mcd_visual_mesh mesh;
 } urdf_geom;
 
 typedef struct urdf_link {

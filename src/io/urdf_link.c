@@ -79,11 +79,20 @@ static mcd_status parse_inertial(const urdf_ctx *c, const xmlNode *node, mcd_mas
     return MCD_OK;
 }
 
+/* Frees the n shapes of list and what they own. */
+static void free_shapes(urdf_geom *list, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(list[i].geom.mesh_path);
+        free(list[i].mesh.vert), free(list[i].mesh.tri);
+    }
+    free(list);
+}
+
 /* l->visual := copies of the collision shapes l->geom. */
 static mcd_status visuals_from_collision(const urdf_ctx *c, urdf_link *l)
 {
-    for (int i = 0; i < l->nvisual; i++) free(l->visual[i].geom.mesh_path);
-    free(l->visual);
+    free_shapes(l->visual, l->nvisual);
     l->visual = NULL, l->nvisual = 0;
     if (l->ngeom == 0) return MCD_OK;
     if (!(l->visual = calloc((size_t)l->ngeom, sizeof *l->visual)))
@@ -128,9 +137,7 @@ mcd_status urdf_parse_link(const urdf_ctx *c, const xmlNode *node, urdf_link *l)
 
 void urdf_link_free(urdf_link *l)
 {
-    for (int i = 0; i < l->ngeom; i++) free(l->geom[i].geom.mesh_path);
-    free(l->geom);
-    for (int i = 0; i < l->nvisual; i++) free(l->visual[i].geom.mesh_path);
-    free(l->visual);
+    free_shapes(l->geom, l->ngeom);
+    free_shapes(l->visual, l->nvisual);
     free(l->name);
 }

@@ -58,8 +58,12 @@ void mcd_builder_free(mcd_builder *b)
         free(b->link[i].joint_name);
     }
     for (int i = 0; i < b->ngeom; i++) free(b->geom[i].mesh_path);
-    for (int i = 0; i < b->nvisual; i++) free(b->visual[i].mesh_path);
+    for (int i = 0; i < b->nvisual; i++) {
+        free(b->visual[i].mesh_path);
+        mcd_visual_mesh_free(&b->visual_mesh[i]);
+    }
     free(b->visual);
+    free(b->visual_mesh);
     for (int i = 0; i < b->nnode; i++) free(b->node[i].name);
     for (int i = 0; i < b->nclosure; i++) free(b->closure[i].name);
     free(b->closure);
@@ -232,7 +236,72 @@ mcd_status mcd_builder_add_geom(mcd_builder *b, int link, const mcd_geom *g, mcd
 mcd_status mcd_builder_add_visual(mcd_builder *b, int link, const mcd_geom *g, mcd_error *err)
 {
     if (!b || !g) return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_visual: NULL argument");
-    return add_shape(b, link, g, &b->visual, &b->nvisual, &b->visual_cap, err);
+    static const mcd_visual_mesh none = {0};
+    return mcd_builder_add_visual_mesh(b, link, g, &none, err);
+}
+
+int mcd_visual_mesh_copy(mcd_visual_mesh *dst, const mcd_visual_mesh *src)
+{
+    *dst = (mcd_visual_mesh){0};
+    if (src->nvert <= 0 || src->ntri <= 0) return 0;
+    dst->vert = malloc((size_t)src->nvert * 3 * sizeof *dst->vert);
+    dst->tri = malloc((size_t)src->ntri * 3 * sizeof *dst->tri);
+    if (!dst->vert || !dst->tri) {
+        mcd_visual_mesh_free(dst);
+        return 1;
+    }
+    memcpy(dst->vert, src->vert, (size_t)src->nvert * 3 * sizeof *dst->vert);
+    memcpy(dst->tri, src->tri, (size_t)src->ntri * 3 * sizeof *dst->tri);
+    dst->nvert = src->nvert, dst->ntri = src->ntri;
+    return 0;
+}
+
+void mcd_visual_mesh_free(mcd_visual_mesh *m)
+{
+    if (!m) return;
+    free(m->vert), free(m->tri);
+    *m = (mcd_visual_mesh){0};
+}
+
+/* The triangles of a visual mesh: none, or some on a mesh geom with finite
+ * vertices and indices in range. */
+static mcd_status check_visual_mesh(const mcd_geom *g, const mcd_visual_mesh *M, mcd_error *err)
+{
+    if (M->nvert == 0 && M->ntri == 0) return MCD_OK;
+    if (g->type != MCD_GEOM_MESH)
+        return mcd_fail(err, MCD_ERR_ARG, "visual mesh: triangles on a geom that is not a mesh");
+    if (M->nvert <= 0 || M->ntri <= 0 || !M->vert || !M->tri)
+        return mcd_fail(err, MCD_ERR_ARG, "visual mesh: %d vertices and %d triangles", M->nvert,
+                        M->ntri);
+    for (size_t i = 0; i < 3 * (size_t)M->nvert; i++)
+        if (!isfinite(M->vert[i]))
+            return mcd_fail(err, MCD_ERR_NONFINITE, "visual mesh: vertex %zu is not finite", i / 3);
+    for (size_t i = 0; i < 3 * (size_t)M->ntri; i++)
+        if (M->tri[i] < 0 || M->tri[i] >= M->nvert)
+            return mcd_fail(err, MCD_ERR_ARG, "visual mesh: triangle %zu names vertex %d of %d",
+                            i / 3, M->tri[i], M->nvert);
+    return MCD_OK;
+}
+
+mcd_status mcd_builder_add_visual_mesh(mcd_builder *b, int link, const mcd_geom *g,
+                                       const mcd_visual_mesh *mesh, mcd_error *err)
+{
+    if (!b || !g || !mesh)
+        return mcd_fail(err, MCD_ERR_ARG, "mcd_builder_add_visual_mesh: NULL argument");
+    mcd_status st = check_visual_mesh(g, mesh, err);
+    if (st != MCD_OK) return st;
+    if (!reserve((void **)&b->visual_mesh, &b->visual_mesh_cap, b->nvisual + 1,
+                 sizeof *b->visual_mesh))
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory adding a visual");
+    mcd_visual_mesh copy;
+    if (mcd_visual_mesh_copy(&copy, mesh))
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory adding a visual");
+    st = add_shape(b, link, g, &b->visual, &b->nvisual, &b->visual_cap, err);
+    if (st == MCD_OK)
+        b->visual_mesh[b->nvisual - 1] = copy;
+    else
+        mcd_visual_mesh_free(&copy);
+    return st;
 }
 
 mcd_status mcd_builder_add_node(mcd_builder *b, const char *name, int link, const mcd_pose *pose,

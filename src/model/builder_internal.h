@@ -34,6 +34,8 @@ struct mcd_builder {
     int ngeom, geom_cap;
     mcd_geom *visual; /* as geom */
     int nvisual, visual_cap;
+    mcd_visual_mesh *visual_mesh; /* one per visual, all zero when it has no triangles */
+    int visual_mesh_cap;
     builder_node *node;
     int nnode, node_cap;
     builder_closure *closure;
@@ -43,5 +45,10 @@ struct mcd_builder {
 };
 
 char *mcd_builder_strdup(const char *s);
+/* *dst := a copy of src's arrays (all zero for a zero src); nonzero when
+ * out of memory (dst left all zero). */
+int mcd_visual_mesh_copy(mcd_visual_mesh *dst, const mcd_visual_mesh *src);
+/* Frees the arrays of m (which may be NULL). */
+void mcd_visual_mesh_free(mcd_visual_mesh *m);
 
 #endif

@@ -70,8 +70,12 @@ void mcd_model_free(mcd_model *m)
     free(m->closure);
     for (int g = 0; g < m->ngeom; g++) free(m->geom[g].mesh_path);
     free(m->geom);
-    for (int g = 0; g < m->nvisual; g++) free(m->visual[g].mesh_path);
+    for (int g = 0; g < m->nvisual; g++) {
+        free(m->visual[g].mesh_path);
+        if (m->visual_mesh) free(m->visual_mesh[g].vert), free(m->visual_mesh[g].tri);
+    }
     free(m->visual);
+    free(m->visual_mesh);
     free(m->body);
     free(m->frame);
     free(m->node);

@@ -46,8 +46,9 @@ static mcd_status alloc_model(mcd_model *m, const mcd_builder *b, mcd_error *err
     m->frame_name = calloc((size_t)(b->nlink ? b->nlink : 1), sizeof *m->frame_name);
     m->geom = calloc((size_t)(b->ngeom ? b->ngeom : 1), sizeof *m->geom);
     m->visual = calloc((size_t)(b->nvisual ? b->nvisual : 1), sizeof *m->visual);
+    m->visual_mesh = calloc((size_t)(b->nvisual ? b->nvisual : 1), sizeof *m->visual_mesh);
     if (!m->body || !m->body_name || !m->joint_name || !m->frame || !m->frame_name || !m->geom ||
-        !m->visual)
+        !m->visual || !m->visual_mesh)
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     return MCD_OK;
 }
@@ -164,7 +165,8 @@ static mcd_status fill_frames_geoms_nodes(mcd_model *m, const mcd_builder *b, co
         if (place_shape(&m->geom[m->ngeom++], &b->geom[g], h))
             return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     for (int g = 0; g < b->nvisual; g++)
-        if (place_shape(&m->visual[m->nvisual++], &b->visual[g], h))
+        if (place_shape(&m->visual[m->nvisual++], &b->visual[g], h) ||
+            mcd_visual_mesh_copy(&m->visual_mesh[g], &b->visual_mesh[g]))
             return mcd_fail(err, MCD_ERR_NOMEM, "out of memory building the model");
     if (b->nclosure > 0) {
         m->closure = calloc((size_t)b->nclosure, sizeof *m->closure);

@@ -420,7 +420,9 @@ START_TEST(package_uris_resolve_against_the_search_path)
     snprintf(path, sizeof path, "%s/pkgs/robot", dir);
     ck_assert_int_eq(mkdir(path, 0700), 0);
     snprintf(path, sizeof path, "%s/pkgs/robot/part.stl", dir);
-    write_file(path, "solid part\nendsolid part\n");
+    /* one triangle: the visual mesh is read (a mesh without one warns) */
+    write_file(path, "solid part\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+                     "vertex 0 1 0\nendloop\nendfacet\nendsolid part\n");
     char empty[1024], pkgs[1024];
     snprintf(empty, sizeof empty, "%s/nothing-here", dir);
     snprintf(pkgs, sizeof pkgs, "%s/pkgs", dir);

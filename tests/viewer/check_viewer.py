@@ -20,10 +20,14 @@ and checks:
   - visual geometry: a URDF's <visual> box and mesh (a committed OBJ) reach
     the log (/model/visual_*, the mesh's vertices scaled) and the page draws
     both;
+  - a non-convex visual mesh (models/l_block.yaml): the log holds the
+    OBJ's own triangles, the page draws as many, and its screenshot shows
+    the notch of the L where the convex hull would fill it;
   - the box tower: the page draws every contact of the frame shown (the
     log's count at that step, far more than the CSV's 8 slots);
   - bad input: a foreign HDF5 file, a corrupt one, a run over the size
-    bound: exit 1, a message, no page.
+    bound, a triangle naming a vertex its mesh does not have: exit 1, a
+    message, no page.
 """
 import atexit
 import os
@@ -48,6 +52,7 @@ def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
     if not ok:
         failures.append(what)
+    return ok
 
 
 # One BLAS thread: on a loaded machine OpenBLAS's spinning threads make the
@@ -247,6 +252,91 @@ def visual_geometry():
           and attrs.get("bodies") == "1", f"the page draws the two visual shapes ({attrs})")
 
 
+def obj_triangles(path):
+    """The triangles of an OBJ file of triangles, each as its three corners
+    (a 3 x 3 array), rotated to start at the smallest corner: the winding
+    is kept, the vertex numbering forgotten."""
+    v = [[float(x) for x in l.split()[1:4]] for l in open(path) if l.startswith("v ")]
+    faces = [[int(x) - 1 for x in l.split()[1:4]] for l in open(path) if l.startswith("f ")]
+    return canonical(np.array(v), np.array(faces))
+
+
+def canonical(v, tri):
+    out = []
+    for t in tri:
+        corners = [tuple(v[i]) for i in t]
+        k = corners.index(min(corners))
+        out.append(corners[k:] + corners[:k])
+    return sorted(out)
+
+
+def l_block():
+    """The L-shaped plate (models/l_block.yaml): its visual mesh is
+    non-convex. The log holds the OBJ's own triangles, the page draws them
+    all, and the screenshot shows the notch: a point inside the notch but
+    inside the convex hull of the L's vertices is not drawn in the L's
+    colour, where a hull would cover it."""
+    obj = os.path.join(SRC, "models/meshes/l_block.obj")
+    h5, page = os.path.join(TMP, "l_block.h5"), os.path.join(TMP, "l_block.html")
+    run([EXE, "sim", os.path.join(SRC, "models/l_block.yaml"), "--h5", h5, "--quiet"])
+    run([EXE, "view", h5, "--html", page])
+    with h5py.File(h5, "r") as f:
+        m = f["model"]
+        vrange, trange = m["visual_mesh_vertex"][0], m["visual_mesh_triangle"][0]
+        verts = m["mesh_vertex"][vrange[0]:vrange[0] + vrange[1]]
+        tris = m["mesh_triangle"][trange[0]:trange[0] + trange[1]]
+        t, pose = f["steps/t"][:], f["steps/body_pose"][:, 0, :]
+    expected = obj_triangles(obj)
+    check(len(tris) == 20 and canonical(verts, tris) == expected,
+          f"the log holds the OBJ's 20 triangles, wound as in the file ({len(tris)})")
+    png = os.path.join(TMP, "l_block.png")
+    dom, console = chromium("file://" + page + "#t=1.5", "--dump-dom")
+    attrs = body_attributes(dom)
+    check(console == [] and attrs.get("errors") == "0" and attrs.get("visuals") == "1",
+          f"the L page works ({attrs.get('errors')}, {console[:2]})")
+    check(attrs.get("visual-triangles") == str(len(tris)),
+          f"the page draws the mesh's {len(tris)} triangles ({attrs.get('visual-triangles')})")
+    _, console = chromium("file://" + page + "#t=1.5", f"--screenshot={png}")
+    px = png_pixels(png)
+    # The body's pose at the frame shown (the last at or before 1.5 s).
+    shown = np.nonzero(np.abs(t - float(attrs.get("time", "nan"))) < 1e-6)[0]
+    if not check(len(shown) == 1, f"the page shows a logged step ({attrs.get('time')})"):
+        return
+    row = shown[0]
+    p, (qw, qx, qy, qz) = pose[row, :3], pose[row, 3:]
+    R = np.array([[1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qw * qz), 2 * (qx * qz + qw * qy)],
+                  [2 * (qx * qy + qw * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qw * qx)],
+                  [2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx), 1 - 2 * (qx * qx + qy * qy)]])
+    # The page's camera: world to clip coordinates. Chromium lays the page
+    # out in a shorter viewport for --dump-dom than for --screenshot; the
+    # canvas fills the window either way, so the screenshot's canvas is the
+    # whole picture, and its aspect enters the perspective projection only
+    # through the first row (x scaled by 1 / aspect).
+    clip = np.array([float(x) for x in attrs["camera"].split(",")]).reshape(4, 4).T
+    _, _, dom_width, dom_height = (float(x) for x in attrs["canvas"].split(","))
+    height, width = px.shape[:2]
+    clip[0] *= (dom_width / dom_height) / (width / height)
+
+    def pixel(body_point):
+        x = clip @ np.append(p + R @ body_point, 1.0)
+        u, v = x[0] / x[3], x[1] / x[3]
+        col, row = (u + 1) / 2 * width, (1 - v) / 2 * height
+        return px[int(round(row)), int(round(col))].astype(int)
+
+    # In the body frame the notch is x, y in [0, 0.25]; the hull of the
+    # vertices covers its part x + y <= 0.25, so (0.075, 0.1) at
+    # mid-thickness is in the hull, not in the L. Seen from the page's
+    # camera (21.8 degrees above the horizon, from +x -y) the line of sight
+    # to it crosses the plane of the top face at (0.122, 0.0375), still in
+    # the notch: nothing of the L hides it. (-0.125, 0.125, 0.03125) is the
+    # middle of the arm's top face, drawn in the L's colour.
+    notch = pixel(np.array([0.075, 0.1, 0.0]))
+    arm = pixel(np.array([-0.125, 0.125, 0.03125]))
+    check(arm[2] > arm[0] + 30, f"the arm of the L is drawn in its blue ({arm})")
+    check(np.abs(notch - arm).sum() > 90,
+          f"the notch shows what is behind it, not the L ({notch} vs the arm's {arm})")
+
+
 def box_tower():
     h5, page = os.path.join(TMP, "tower.h5"), os.path.join(TMP, "tower.html")
     # the boxes settle onto each other within 0.1 s (26 to 28 contacts)
@@ -271,8 +361,14 @@ def bad_input():
     corrupt = os.path.join(TMP, "corrupt.h5")
     with open(os.path.join(TMP, "run.h5"), "rb") as f:
         open(corrupt, "wb").write(f.read(4096))
+    # the L's log with a triangle naming a vertex past its mesh's 12
+    bad_triangle = os.path.join(TMP, "bad_triangle.h5")
+    shutil.copy(os.path.join(TMP, "l_block.h5"), bad_triangle)
+    with h5py.File(bad_triangle, "r+") as f:
+        f["model/mesh_triangle"][3, 1] = 12
     cases = [([foreign], "not an mcdyn log"), ([corrupt], "HDF5"),
-             ([os.path.join(TMP, "run.h5"), "--max-mb", "0.5"], "more than the bound")]
+             ([os.path.join(TMP, "run.h5"), "--max-mb", "0.5"], "more than the bound"),
+             ([bad_triangle], "names vertex 12 of 12")]
     for args, message in cases:
         page = os.path.join(TMP, "bad.html")
         p = run([EXE, "view", *args, "--html", page], ok=False)
@@ -286,6 +382,7 @@ pendulum()
 hostile_names()
 mesh_geom()
 visual_geometry()
+l_block()
 box_tower()
 bad_input()
 print(f"{len(failures)} failed")

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The replay screenshots of docs/outputs.md: the pendulum (models/pendulum12.yaml
 # at t = 1.2 s, its first floor contacts), the A1 quadruped dropped upright
-# (models/a1_drop_upright.yaml at t = 0.6 s) and the box tower
-# (models/box_tower.yaml at t = 0.5 s), each simulated with --html and shot
+# (models/a1_drop_upright.yaml at t = 0.6 s), the box tower
+# (models/box_tower.yaml at t = 0.5 s) and the L-shaped plate with its
+# non-convex visual mesh (models/l_block.yaml at rest, t = 1.5 s), each
+# simulated with --html and shot
 # by Debian's headless Chromium at the page's #t= moment.
 #   tools/viewer/screenshots.sh [BUILD_DIR]     (default build/)
 set -euo pipefail
@@ -12,7 +14,7 @@ exe="${1:-build}/tools/mcdyn"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # scene:moment:simulated seconds
-for shot in pendulum12:1.2:2 a1_drop_upright:0.6:1 box_tower:0.5:1; do
+for shot in pendulum12:1.2:2 a1_drop_upright:0.6:1 box_tower:0.5:1 l_block:1.5:1.5; do
   IFS=: read -r scene t duration <<<"$shot"
   (cd "$dir" && "$OLDPWD/$exe" sim "$OLDPWD/models/$scene.yaml" --duration "$duration" --quiet \
     --html "$dir/$scene.html" >/dev/null)

@@ -2,9 +2,11 @@
 // are inlined in the page by `mcdyn view`; nothing is fetched. The page
 // states its condition on <body> for tests and scripts: data-ready="1" once
 // the first frame is drawn, data-bodies = bodies drawn, data-model-bodies =
-// bodies of the model, data-visuals = visual shapes drawn, data-frame,
-// data-time, data-contacts = contacts drawn in the frame, data-errors =
-// errors caught.
+// bodies of the model, data-visuals = visual shapes drawn,
+// data-visual-triangles = triangles of the visual meshes drawn as
+// themselves, data-canvas and data-camera = where the camera looks (at the
+// end), data-frame, data-time, data-contacts = contacts drawn in the frame,
+// data-errors = errors caught.
 const errors = [];
 function reportError(text) {
   errors.push(text);
@@ -72,8 +74,17 @@ function geometryOf(g) {
     case GEOM.CAPSULE: return new THREE.CapsuleGeometry(a, 2 * b, 8, 16).rotateX(Math.PI / 2);
     case GEOM.PLANE: return new THREE.PlaneGeometry(20, 20);
     case GEOM.MESH: {
-      // Collision uses the convex hull of the mesh's vertices: so does the picture.
+      // A visual mesh with triangles is drawn as itself; a collision mesh
+      // (and a log without triangles) as the convex hull of its vertices,
+      // which is what collision uses.
       const v = g.mesh ? floats(g.mesh) : new Float32Array(0);
+      if (g.triangles && v.length > 0) {
+        const geometry = new THREE.BufferGeometry();
+        geometry.setAttribute('position', new THREE.BufferAttribute(v, 3));
+        geometry.setIndex(new THREE.BufferAttribute(new Uint32Array(bytes(g.triangles)), 1));
+        geometry.computeVertexNormals();
+        return geometry;
+      }
       const points = [];
       for (let i = 0; i + 2 < v.length; i += 3) points.push(new THREE.Vector3(v[i], v[i + 1], v[i + 2]));
       return points.length >= 4 ? new ConvexGeometry(points) : null;
@@ -85,7 +96,9 @@ function geometryOf(g) {
 function materialOf(g) {
   if (g.type === GEOM.PLANE) return new THREE.MeshStandardMaterial({ color: 0xb8bcc2, side: THREE.DoubleSide });
   const color = g.body < 0 ? 0x8a8f96 : palette[g.body % palette.length];
-  return new THREE.MeshStandardMaterial({ color, roughness: 0.6, metalness: 0.1 });
+  // A triangle mesh from a file may be wound either way: both sides drawn.
+  const side = g.triangles ? THREE.DoubleSide : THREE.FrontSide;
+  return new THREE.MeshStandardMaterial({ color, roughness: 0.6, metalness: 0.1, side });
 }
 
 // Half-metre squares on the plane z = height of a geom frame.
@@ -123,9 +136,11 @@ for (let k = 0; k < nbody; k++) {
   collisionLayers.push(new THREE.Group());
 }
 let visualsDrawn = 0;
+let visualTriangles = 0;
 for (const g of visuals) {
   const geometry = geometryOf(g);
   if (!geometry) continue;
+  if (g.triangles) visualTriangles += geometry.index.count / 3;
   const mesh = new THREE.Mesh(geometry, materialOf(g));
   placeGeom(mesh, g);
   visualLayers[g.body].add(mesh);
@@ -201,14 +216,27 @@ function frameCamera() {
 }
 frameCamera();
 
+// Where the camera looks, for tests that find a point of the scene on a
+// screenshot: the canvas's rectangle in CSS pixels (left, top, width,
+// height) and the matrix from world to clip coordinates (column-major).
+function stateCamera() {
+  const rect = renderer.domElement.getBoundingClientRect();
+  document.body.dataset.canvas = [rect.left, rect.top, rect.width, rect.height].join(',');
+  camera.updateMatrixWorld();
+  const worldToClip = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+  document.body.dataset.camera = worldToClip.elements.join(',');
+}
+
 function resize() {
   const w = view.clientWidth || 1;
   const h = view.clientHeight || 1;
   renderer.setSize(w, h);
   camera.aspect = w / h;
   camera.updateProjectionMatrix();
+  stateCamera();
 }
 window.addEventListener('resize', resize);
+controls.addEventListener('change', stateCamera);
 resize();
 
 const ui = {
@@ -335,5 +363,7 @@ renderer.render(scene, camera);
 document.body.dataset.modelBodies = String(run.model_bodies);
 document.body.dataset.bodies = String(bodyGroups.filter((g) => g.parent === scene && g.children.length > 0).length);
 document.body.dataset.visuals = String(visualsDrawn);
+document.body.dataset.visualTriangles = String(visualTriangles);
+
 document.body.dataset.ready = '1';
 requestAnimationFrame(tick);
