@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "args.h"
 #include "bench_dynamics_peers.h"
@@ -14,9 +13,9 @@
 #include "cli.h"
 #include "mcdyn/dynamics.h"
 #include "mcdyn/urdf.h"
+#include "models_dirs.h"
 
 #define DEFAULT_SAMPLES 21
-#define MAX_DIRS        4
 
 static const int chain_lengths[] = {3, 20, 100, 1000};
 /* The chains of the peer table (Bullet). */
@@ -186,42 +185,6 @@ static int bench_chains(int samples)
     return failed;
 }
 
-/* The directories searched for the robot files, in order. */
-typedef struct models_dirs {
-    char path[MAX_DIRS][4096];
-    int n;
-} models_dirs;
-
-static void add_dir(models_dirs *dirs, const char *prefix, const char *suffix)
-{
-    if (prefix && dirs->n < MAX_DIRS)
-        snprintf(dirs->path[dirs->n++], sizeof dirs->path[0], "%s%s", prefix, suffix);
-}
-
-static void default_dirs(models_dirs *dirs, const char *user_dir)
-{
-    dirs->n = 0;
-    add_dir(dirs, user_dir, "");
-    add_dir(dirs, "models", "");
-    add_dir(dirs, getenv("MCDYN_SHARED"), "/models");
-    add_dir(dirs, "../shared/models", "");
-}
-
-static int find_file(const models_dirs *dirs, const char *file, char *path, size_t len)
-{
-    struct stat st;
-    for (int i = 0; i < dirs->n; i++) {
-        snprintf(path, len, "%s/%s", dirs->path[i], file);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return 0;
-    }
-    return -1;
-}
-
-static void print_search_dirs(const models_dirs *dirs)
-{
-    for (int i = 0; i < dirs->n; i++) printf("%s%s", i ? ", " : "", dirs->path[i]);
-}
-
 /* "a1.urdf (floating)" */
 static void robot_label(const robot_file *r, char *label, size_t len)
 {
@@ -236,9 +199,9 @@ static int load_robot(const models_dirs *dirs, const robot_file *r, const char *
                       size_t len, mcd_model **m)
 {
     *m = NULL;
-    if (find_file(dirs, r->file, path, len) != 0) {
+    if (models_dirs_find(dirs, r->file, path, len) != 0) {
         printf("%-40s skipped: %s not found in ", label, r->file);
-        print_search_dirs(dirs);
+        models_dirs_print(stdout, dirs);
         printf("\n");
         return 1;
     }
@@ -374,7 +337,7 @@ int mcd_bench_dynamics(int argc, char **argv)
     print_header(o.samples);
     int failed = bench_chains(o.samples);
     models_dirs dirs;
-    default_dirs(&dirs, o.models_dir);
+    models_dirs_default(&dirs, o.models_dir);
     for (size_t i = 0; i < sizeof robots / sizeof *robots; i++)
         failed |= bench_robot(&dirs, &robots[i], o.samples);
     return failed | bench_peers(&dirs, o.samples);

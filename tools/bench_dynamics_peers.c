@@ -32,8 +32,7 @@ mcd_status bench_random_state(const mcd_model *m, double *q, double *qd, double 
     return st;
 }
 
-/* ||a - b||_inf / max(1, ||b||_inf) */
-static double relative_difference(const double *a, const double *b, int n)
+double bench_peer_difference(const double *a, const double *b, int n)
 {
     double diff = 0, ref = 1;
     for (int i = 0; i < n; i++) {
@@ -124,7 +123,7 @@ static int time_pair(const char *label, peer_state *s, const peer_pair *p, int s
         return 1;
     }
     p->peer_read(s);
-    const double diff = relative_difference(s->out, s->peer_out, p->n);
+    const double diff = bench_peer_difference(s->out, s->peer_out, p->n);
     if (!(diff <= BENCH_PEER_TOLERANCE)) {
         printf(" cross-check failed: relative difference %.3g > %.0e, not timed\n", diff,
                BENCH_PEER_TOLERANCE);

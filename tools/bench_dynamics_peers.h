@@ -11,6 +11,9 @@
  * before the pair is timed. */
 #define BENCH_PEER_TOLERANCE 1e-9
 
+/* ||a - b||_inf / max(1, ||b||_inf) over n entries (infinity if NaN). */
+double bench_peer_difference(const double *a, const double *b, int n);
+
 /* Prints what the table shows and its column headers. */
 void bench_peers_header(void);
 
