@@ -45,10 +45,8 @@ void mcd_warn(mcd_data *d, const char *fmt, ...)
 #endif
     ;
 
-/* Inverse of a hinge's symmetric positive-definite D (row-major, n = 1, 3
- * or 6: the column counts of the hinge types) in closed form (small_spd.c);
- * returns 0 if A is not positive definite by the pivot test of a Cholesky
- * factorization, or for any other n. */
+/* Inverse of a small symmetric positive-definite matrix (n <= 6,
+ * row-major) by Cholesky; returns 0 if A is not positive definite. */
 int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv);
 static inline int mcd_small_spd_inverse(int n, const double *A, double *Ainv)
 {

@@ -1,5 +1,5 @@
-/* The free joint's D^{-1} in closed form (src/dynamics/small_spd.c: 3x3
- * blocks and their Schur complement) against a full inverse.
+/* The free joint's D^{-1} (src/dynamics/small_spd.c) against a full
+ * inverse.
  *
  * On the A1 and the humanoid with a floating base, at random
  * configurations, D = H P H^* of the root's free joint is rebuilt from the
@@ -11,9 +11,9 @@
  * inverses are accurate to about 1e-13 and 1e-12 is a margin of ten. A
  * wrong sign or a transposed block errs by order 1.
  *
- * Matrices that are not positive definite are refused: a negative pivot in
- * either diagonal block, a singular Schur complement, and an indefinite
- * 3x3 (spherical joints). */
+ * Matrices that are not positive definite are refused: a negative pivot
+ * early or late in the factorization, a singular trailing block, and an
+ * indefinite 3x3 (spherical joints). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
