@@ -5,31 +5,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "args.h"
+#include "bench_dynamics_peers.h"
 #include "bench_timer.h"
 #include "chain_model.h"
 #include "cli.h"
 #include "mcdyn/dynamics.h"
 #include "mcdyn/urdf.h"
+#include "models_dirs.h"
 
 #define DEFAULT_SAMPLES 21
-#define MAX_DIRS        4
 
 static const int chain_lengths[] = {3, 20, 100, 1000};
+/* The chains of the peer table (Bullet). */
+static const int peer_chain_lengths[] = {1, 3, 10, 30, 100, 300, 1000};
 
 typedef struct robot_file {
     const char *file; /* relative to a models directory */
     int floating_base;
+    int mujoco_peer; /* a row in the peer table */
 } robot_file;
 
 static const robot_file robots[] = {
-    {"arm3.urdf", 0},
-    {"example-robot-data/panda_collision.urdf", 0},
-    {"example-robot-data/a1.urdf", 1},
-    {"example-robot-data/solo12.urdf", 1},
-    {"example-robot-data/anymal_c_simple.urdf", 1},
+    {"arm3.urdf", 0, 0},
+    {"example-robot-data/panda_collision.urdf", 0, 1},
+    {"example-robot-data/a1.urdf", 1, 1},
+    {"example-robot-data/solo12.urdf", 1, 0},
+    {"example-robot-data/anymal_c_simple.urdf", 1, 0},
 };
 
 /* One model, its workspace and one random state. */
@@ -87,23 +90,11 @@ static const bench_column columns[] = {
 };
 #define NCOLUMNS ((int)(sizeof columns / sizeof *columns))
 
-static double uniform(double lo, double hi)
-{
-    return lo + (hi - lo) * rand() / (double)RAND_MAX;
-}
-
-/* q = neutral (+) a random velocity over 1 s: valid, quaternions unit. */
+/* A random state (bench_random_state), and x = tau. */
 static mcd_status random_state(bench_state *s)
 {
-    const mcd_model *m = s->m;
-    mcd_status st = mcd_model_neutral(m, s->q);
-    for (int i = 0; i < m->nv; i++) {
-        s->qd[i] = uniform(-1, 1);
-        s->qdd[i] = uniform(-1, 1);
-        s->tau[i] = uniform(-1, 1);
-        s->x[i] = uniform(-1, 1);
-    }
-    if (st == MCD_OK) st = mcd_integrate(m, s->q, s->qd, 1.0, s->q);
+    mcd_status st = bench_random_state(s->m, s->q, s->qd, s->qdd, s->tau);
+    for (int i = 0; i < s->m->nv; i++) s->x[i] = s->tau[i];
     return st;
 }
 
@@ -194,44 +185,6 @@ static int bench_chains(int samples)
     return failed;
 }
 
-/* The directories searched for the robot files, in order. */
-typedef struct models_dirs {
-    char path[MAX_DIRS][4096];
-    int n;
-} models_dirs;
-
-static void add_dir(models_dirs *dirs, const char *prefix, const char *suffix)
-{
-    if (prefix && dirs->n < MAX_DIRS)
-        snprintf(dirs->path[dirs->n++], sizeof dirs->path[0], "%s%s", prefix, suffix);
-}
-
-static void default_dirs(models_dirs *dirs, const char *user_dir)
-{
-    dirs->n = 0;
-    add_dir(dirs, user_dir, "");
-    add_dir(dirs, "models", "");
-    add_dir(dirs, getenv("MCDYN_SHARED"), "/models");
-    add_dir(dirs, "../shared/models", "");
-}
-
-static int find_file(const models_dirs *dirs, const char *file, char *path, size_t len)
-{
-    struct stat st;
-    for (int i = 0; i < dirs->n; i++) {
-        snprintf(path, len, "%s/%s", dirs->path[i], file);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) return 0;
-    }
-    return -1;
-}
-
-static void print_search_dirs(const models_dirs *dirs)
-{
-    for (int i = 0; i < dirs->n; i++) printf("%s%s", i ? ", " : "", dirs->path[i]);
-}
-
-/* Returns 1 if the robot loads but a call fails; a robot that is absent or
- * does not load is skipped with a note. */
 /* "a1.urdf (floating)" */
 static void robot_label(const robot_file *r, char *label, size_t len)
 {
@@ -240,27 +193,69 @@ static void robot_label(const robot_file *r, char *label, size_t len)
              r->floating_base ? " (floating)" : "");
 }
 
-static int bench_robot(const models_dirs *dirs, const robot_file *r, int samples)
+/* Loads the robot into *m (path: its file, len bytes), or returns nonzero
+ * after printing why it is skipped: absent or not loading. */
+static int load_robot(const models_dirs *dirs, const robot_file *r, const char *label, char *path,
+                      size_t len, mcd_model **m)
 {
-    char path[8192], label[128];
-    robot_label(r, label, sizeof label);
-    if (find_file(dirs, r->file, path, sizeof path) != 0) {
+    *m = NULL;
+    if (models_dirs_find(dirs, r->file, path, len) != 0) {
         printf("%-40s skipped: %s not found in ", label, r->file);
-        print_search_dirs(dirs);
+        models_dirs_print(stdout, dirs);
         printf("\n");
-        return 0;
+        return 1;
     }
     mcd_urdf_options opt = mcd_urdf_default_options();
     opt.floating_base = r->floating_base;
     opt.ignore_mimic = 1; /* the dynamics of the tree (panda's finger mimic) */
-    mcd_model *m = NULL;
     mcd_error err;
-    if (mcd_urdf_load_file(path, &opt, &m, &err) != MCD_OK) {
+    if (mcd_urdf_load_file(path, &opt, m, &err) != MCD_OK) {
         printf("%-40s skipped: does not load: %s\n", label, err.msg);
-        return 0;
+        return 1;
     }
+    return 0;
+}
+
+/* Returns 1 if the robot loads but a call fails; a robot that is absent or
+ * does not load is skipped with a note. */
+static int bench_robot(const models_dirs *dirs, const robot_file *r, int samples)
+{
+    char path[8192], label[128];
+    robot_label(r, label, sizeof label);
+    mcd_model *m = NULL;
+    if (load_robot(dirs, r, label, path, sizeof path, &m)) return 0;
     int failed = bench_model(label, m, samples);
     mcd_model_free(m);
+    return failed;
+}
+
+/* The peer table: Bullet on the chains, MuJoCo on the robots marked so. */
+static int bench_peers(const models_dirs *dirs, int samples)
+{
+    bench_peers_header();
+    int failed = 0;
+    for (size_t i = 0; i < sizeof peer_chain_lengths / sizeof *peer_chain_lengths; i++) {
+        mcd_model *m = NULL;
+        mcd_error err;
+        char label[64];
+        snprintf(label, sizeof label, "revolute chain N=%d", peer_chain_lengths[i]);
+        if (chain_model_make(peer_chain_lengths[i], &m, &err) != MCD_OK) {
+            fprintf(stderr, "mcdyn bench dynamics: %s: %s\n", label, err.msg);
+            failed = 1;
+            continue;
+        }
+        failed |= bench_peers_bullet(label, m, samples);
+        mcd_model_free(m);
+    }
+    for (size_t i = 0; i < sizeof robots / sizeof *robots; i++) {
+        char path[8192], label[128];
+        mcd_model *m = NULL;
+        robot_label(&robots[i], label, sizeof label);
+        if (!robots[i].mujoco_peer || load_robot(dirs, &robots[i], label, path, sizeof path, &m))
+            continue;
+        failed |= bench_peers_mujoco(label, path, robots[i].floating_base, m, samples);
+        mcd_model_free(m);
+    }
     return failed;
 }
 
@@ -276,13 +271,27 @@ static void usage(FILE *out)
             "for robot models: arm3.urdf and example-robot-data/{panda_collision, a1, solo12,\n"
             "anymal_c_simple}.urdf (legged robots with a floating base). A robot that is not\n"
             "found or does not load is skipped with a note.\n\n"
+            "Then the peer table: the same quantity by mcdyn and by a peer, at the same random\n"
+            "state, cross-checked to %.0e relative before it is timed; ratio = mcdyn / peer.\n"
+            "  Bullet btMultiBody (BulletDynamics-float64), revolute chains of 1 to 1000 links:\n"
+            "    forward dynamics = setJointPos, setJointVel and the joint torques of every link,\n"
+            "    then computeAccelerationsArticulatedBodyAlgorithmMultiDof (dt = 0, no damping);\n"
+            "    mcdyn: mcd_forward_dynamics from (q, qd, tau). Both include the kinematics.\n"
+            "  MuJoCo 2.2.2, panda_collision and a1 (the same URDFs), no passive forces and no\n"
+            "  constraints; each call starts from qpos and qvel, as mcdyn's from q and qd:\n"
+            "    fwd.dyn  mj_kinematics, mj_comPos, mj_crb, mj_factorM, mj_comVel, mj_rne,\n"
+            "             mj_solveM  |  mcd_forward_dynamics\n"
+            "    inv.dyn  mj_kinematics, mj_comPos, mj_comVel, mj_rne with qacc  |\n"
+            "             mcd_inverse_dynamics\n"
+            "    M(q)     mj_kinematics, mj_comPos, mj_crb, mj_fullM (dense)  |  mcd_mass_matrix\n"
+            "A peer the build lacks is skipped with a note.\n\n"
             "options:\n"
             "  --reps N          samples per measurement, each batching calls for >= 1 ms\n"
             "                    (default %d)\n"
             "  --models-dir DIR  directory searched first for the robot files; then ./models,\n"
             "                    $MCDYN_SHARED/models and ../shared/models\n"
             "  -h, --help        print this help\n",
-            DEFAULT_SAMPLES);
+            BENCH_PEER_TOLERANCE, DEFAULT_SAMPLES);
 }
 
 typedef struct bench_options {
@@ -328,8 +337,8 @@ int mcd_bench_dynamics(int argc, char **argv)
     print_header(o.samples);
     int failed = bench_chains(o.samples);
     models_dirs dirs;
-    default_dirs(&dirs, o.models_dir);
+    models_dirs_default(&dirs, o.models_dir);
     for (size_t i = 0; i < sizeof robots / sizeof *robots; i++)
         failed |= bench_robot(&dirs, &robots[i], o.samples);
-    return failed;
+    return failed | bench_peers(&dirs, o.samples);
 }

@@ -211,8 +211,9 @@ static void point_map(const double x[3], int r, double *Z)
     }
 }
 
-/* C = A B for a 6x6 row-major A and a 6 x r B (C is 6 x r). */
-static void mat6_times_6xr(const double *A, const double *B, int r, double *C)
+/* C = A B for a 6x6 row-major A and a 6 x r B (C is 6 x r); inlined with
+ * r constant by mat6_times_6xr. */
+static inline void mat6_times_6xr_fixed(const double *A, const double *B, int r, double *C)
 {
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < r; j++) {
@@ -222,21 +223,33 @@ static void mat6_times_6xr(const double *A, const double *B, int r, double *C)
         }
 }
 
+static void mat6_times_6xr(const double *A, const double *B, int r, double *C)
+{
+    if (r == MCD_OSC_LINEAR)
+        mat6_times_6xr_fixed(A, B, MCD_OSC_LINEAR, C);
+    else
+        mat6_times_6xr_fixed(A, B, MCD_OSC_SPATIAL, C);
+}
+
 /* Each point's chain of key ancestors with Z(point -> ancestor) =
  * Psi(point body -> ancestor) phi(x) (6 x r): the point's unit forces as seen
- * at that ancestor. */
+ * at that ancestor; and Omega(ancestor) Z, the half of a block of Lambda
+ * that every other point meeting this one there shares (write_block). */
 static void point_chains(const mcd_osc_ws *w, int K, const mcd_osc_point *pts, int r)
 {
     for (int i = 0; i < K; i++) {
         int *slots = w->chain_slot + (size_t)i * w->max_chain;
         double *Z = w->chain_Psi + (size_t)i * w->max_chain * 36;
+        double *OZ = w->chain_OmegaZ + (size_t)i * w->max_chain * 36;
         int s = w->key_slot[pts[i].body], len;
         slots[0] = s;
         point_map(pts[i].x, r, Z);
+        mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z, r, OZ);
         for (len = 1; w->slot_parent[s] >= 0; len++) {
             slots[len] = w->slot_parent[s];
             mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
             s = slots[len];
+            mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z + 36 * len, r, OZ + 36 * len);
         }
         w->chain_len[i] = len;
     }
@@ -266,18 +279,26 @@ static int common_ancestor(const mcd_osc_ws *w, int i, int j, int *ci, int *cj)
     return 0;
 }
 
-/* Block (i, j) of Lambda = Z_i^T Omega(a) Z_j (r x r) into out (leading dimension ld). */
-static void write_block(const double *Zi, const double *Om, const double *Zj, int r, int ld,
-                        double *out)
+/* Block (i, j) of Lambda = Z_i^T (Omega(a) Z_j) (r x r) into out (leading
+ * dimension ld), from OZj = Omega(a) Z_j; inlined with r constant by
+ * write_block. */
+static inline void write_block_fixed(const double *Zi, const double *OZj, int r, size_t ld,
+                                     double *out)
 {
-    double T[36]; /* Omega Z_j, 6 x r */
-    mat6_times_6xr(Om, Zj, r, T);
     for (int a = 0; a < r; a++)
         for (int b = 0; b < r; b++) {
             double t = 0.0;
-            for (int c = 0; c < 6; c++) t += Zi[r * c + a] * T[r * c + b];
+            for (int c = 0; c < 6; c++) t += Zi[r * c + a] * OZj[r * c + b];
             out[(size_t)a * ld + b] = t;
         }
+}
+
+static void write_block(const double *Zi, const double *OZj, int r, size_t ld, double *out)
+{
+    if (r == MCD_OSC_LINEAR)
+        write_block_fixed(Zi, OZj, MCD_OSC_LINEAR, ld, out);
+    else
+        write_block_fixed(Zi, OZj, MCD_OSC_SPATIAL, ld, out);
 }
 
 mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_osc_point *pts,
@@ -316,9 +337,8 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
                 for (int a = 0; a < r; a++) memset(blk + (size_t)a * ld, 0, r * sizeof *blk);
             } else {
                 const double *Zi = w->chain_Psi + ((size_t)i * w->max_chain + ci) * 36;
-                const double *Zj = w->chain_Psi + ((size_t)j * w->max_chain + cj) * 36;
-                const int a = w->slot_body[w->chain_slot[(size_t)i * w->max_chain + ci]];
-                write_block(Zi, w->Omega + 36 * a, Zj, r, ld, blk);
+                const double *OZj = w->chain_OmegaZ + ((size_t)j * w->max_chain + cj) * 36;
+                write_block(Zi, OZj, r, ld, blk);
             }
             if (j != i) /* symmetric */
                 for (int a = 0; a < r; a++)

@@ -31,6 +31,7 @@ typedef struct mcd_osc_ws {
     int *chain_slot;       /* max_chain per point */
     double *chain_Psi;     /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r
                             * row-major, r = the call's rows (osc_compliance.c) */
+    double *chain_OmegaZ;  /* 36 per chain entry: Omega(ancestor) Z, 6 x r */
     mcd_osc_point *points; /* capacity: node positions for mcd_node_compliance */
 } mcd_osc_ws;
 
