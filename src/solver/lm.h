@@ -61,8 +61,9 @@ double mcd_lm_predicted_decrease(int n, const double *g, const double *dx, doubl
 /* Minimise from x (n) and leave the final iterate in x (PLM: the one
  * with the least psi unless the final one meets tol); on return the
  * system's state (sys->ctx) is that of x. Returns MCD_OK (error <= tol),
- * MCD_ERR_NOT_CONVERGED (max_iter reached, or psi <= psi_tol with
- * error > tol) or MCD_ERR_NONFINITE (Phi of the start is not finite). */
+ * MCD_ERR_NOT_CONVERGED (max_iter reached, PLM stalled: no progress of
+ * its best psi within its stall window, or psi <= psi_tol with error >
+ * tol) or MCD_ERR_NONFINITE (Phi of the start is not finite). */
 mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
                           mcd_lm_result *res);
 mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
