@@ -12,8 +12,7 @@
  * squares the condition number, so that route is taken only when the
  * Cholesky pivots bound cond(J^T J + lambda I) by 1 / PLM_PIVOT_MIN and the
  * result is a descent direction; otherwise the stacked system is solved
- * by QR: our Householder kernel (dense), SuiteSparseQR (sparse) or, if
- * that fails, LAPACK's least-squares driver dgels. Step: x + t d with a
+ * by LAPACK's QR least-squares driver dgels. Step: x + t d with a
  * nonmonotone Armijo rule
  *     psi(x + t d) <= max(last PLM_MEMORY psi) + sigma t grad psi . d,
  * t = 1, beta, beta^2, ..., monotone (max over the current psi only) in the
@@ -46,7 +45,7 @@
 #define PLM_SIGMA          1e-4  /* Armijo constant */
 #define PLM_T_MIN          1e-12 /* smallest step length */
 #define PLM_PIVOT_MIN      1e-10 /* normal equations while cond(J^T J + lambda I) <~ 1e10 */
-#define PLM_SMALL_N        64    /* dense steps up to this size; beyond it sparse if W is */
+#define PLM_SMALL_N        64    /* normal equations up to this size (O(n^3) unblocked) */
 #define PLM_STATIONARY     1e-10 /* x is stationary when -grad psi . d <= this times psi */
 #define PLM_FLAT           1e-3  /* relative change of psi that ends the flat set */
 #define PLM_FLAT_DOUBLINGS 80    /* step doublings along the flat direction */
@@ -58,16 +57,16 @@ static double half_squared_norm(int n, const double *v)
 }
 
 /* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by QR, a
- * NULL part of the right-hand side standing for 0: sparse (lm_sparse.h)
- * when set up for this solve (sparse = 1), else our Householder kernel
- * (small_dense.h; the same flops as LAPACK's blocked QR at these sizes,
- * without its per-call overhead); if the sparse QR fails, LAPACK's dgels,
- * for which the stacked matrix is written column-major (2n x n, lda 2n)
- * from the row-major J. 0 if the triangular factor is rank deficient. */
-static int stacked_qr_solve(int n, int sparse, const double *top, const double *bottom,
-                            double lambda, const mcd_lm_ws *w, double *d)
+ * NULL part of the right-hand side standing for 0: our Householder kernel
+ * up to PLM_SMALL_N unknowns (small_dense.h; LAPACK's per-call overhead
+ * exceeds the work there), beyond that sparse (lm_sparse.h) when set up
+ * for this solve, else (or if it fails) LAPACK's dgels, for which the
+ * stacked matrix is written column-major (2n x n, lda 2n) from the
+ * row-major J. 0 if the triangular factor is rank deficient. */
+static int stacked_qr_solve(int n, const double *top, const double *bottom, double lambda,
+                            const mcd_lm_ws *w, double *d)
 {
-    if (!sparse)
+    if (n <= PLM_SMALL_N)
         return mcd_small_stacked_least_squares(n, w->J, top, bottom, lambda, w->A, w->rhs, d);
     if (mcd_lm_sparse_least_squares(w->sparse, w->J, top, bottom, lambda, w->rhs, d)) return 1;
     int m = 2 * n, one = 1, info;
@@ -112,25 +111,26 @@ static int normal_equations_step(int n, const double *grad, double lambda, const
     return 1;
 }
 
-/* The normal-equations step: the sparse Cholesky when this solve set it
- * up (lm_sparse.h), else our dense kernel. */
-static int normal_step(int n, int sparse, double lambda, const mcd_lm_ws *w)
+/* The normal-equations step: our dense kernel up to PLM_SMALL_N unknowns,
+ * beyond that the sparse Cholesky when this solve set it up (lm_sparse.h). */
+static int normal_step(int n, double lambda, const mcd_lm_ws *w)
 {
-    if (!sparse) return normal_equations_step(n, w->grad, lambda, w, w->step);
+    if (n <= PLM_SMALL_N) return normal_equations_step(n, w->grad, lambda, w, w->step);
     return mcd_lm_sparse_step(w->sparse, w->J, w->grad, lambda, PLM_PIVOT_MIN, w->rhs, w->step);
 }
 
 /* The PLM direction into w->step; returns grad psi . step. The normal
- * equations (normal_step); the stacked QR above when they are too
- * ill-conditioned or do not give a descent direction; steepest descent if
- * the QR is rank-deficient. */
-static double direction(int n, int sparse, const double *phi, double lambda, const mcd_lm_ws *w)
+ * equations (normal_step); the stacked QR above beyond PLM_SMALL_N
+ * unknowns without a sparse pattern, or when they are too ill-conditioned
+ * or do not give a descent direction; steepest descent if the QR is
+ * rank-deficient. */
+static double direction(int n, const double *phi, double lambda, const mcd_lm_ws *w)
 {
-    if (normal_step(n, sparse, lambda, w)) {
+    if (normal_step(n, lambda, w)) {
         double slope = mcd_dense_dot(n, w->grad, w->step);
         if (slope < 0) return slope;
     }
-    if (!stacked_qr_solve(n, sparse, phi, NULL, lambda, w, w->step))
+    if (!stacked_qr_solve(n, phi, NULL, lambda, w, w->step))
         for (int i = 0; i < n; i++) w->step[i] = -w->grad[i];
     return mcd_dense_dot(n, w->grad, w->step);
 }
@@ -243,12 +243,11 @@ static double flat_end(const mcd_nls *sys, const mcd_lm_ws *w, const plm_point *
  * Returns 0 (p unchanged) if psi decreases at neither end or the flat set
  * is unbounded on one side (psi flattening out towards infinity, as plain
  * FB's far from the solution, docs/solvers.md Sec. 2.2.2: no piece ends). */
-static int leave_flat_set(const mcd_nls *sys, int sparse, double lambda, const mcd_lm_ws *w,
-                          plm_point *p)
+static int leave_flat_set(const mcd_nls *sys, double lambda, const mcd_lm_ws *w, plm_point *p)
 {
     int n = sys->n;
     double *e = w->grad; /* grad psi is not needed again at this x */
-    if (!stacked_qr_solve(n, sparse, NULL, p->phi, lambda, w, e)) return 0;
+    if (!stacked_qr_solve(n, NULL, p->phi, lambda, w, e)) return 0;
     double norm = sqrt(mcd_dense_dot(n, e, e));
     if (!(norm > 0 && isfinite(norm))) return 0;
     for (int i = 0; i < n; i++) e[i] /= norm;
@@ -274,8 +273,7 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
                             mcd_lm_result *res)
 {
     int n = sys->n;
-    int sparse =
-        n > PLM_SMALL_N && mcd_lm_sparse_setup(w->sparse, n, sys->pattern, sys->pattern_singles);
+    if (n > PLM_SMALL_N) mcd_lm_sparse_setup(w->sparse, n, sys->pattern, sys->pattern_singles);
     plm_point p = {x, w->phi, 0.0, 0.0};
     restore(sys, &p, x);
     mcd_status status = isfinite(p.psi) ? MCD_OK : MCD_ERR_NONFINITE;
@@ -293,11 +291,11 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
         if (!state_at_x) restore(sys, &p, x);
         sys->jacobian(sys->ctx, x, w->J);
         mcd_dense_matvec_t(n, w->J, p.phi, w->grad); /* grad psi = J^T Phi */
-        double slope = direction(n, sparse, p.phi, o->lambda0, w);
+        double slope = direction(n, p.phi, o->lambda0, w);
         int moved = 0;
         if (flat_untried && -slope <= PLM_STATIONARY * p.psi) { /* once per best psi */
             flat_untried = 0;
-            moved = leave_flat_set(sys, sparse, o->lambda0, w, &p);
+            moved = leave_flat_set(sys, o->lambda0, w, &p);
         }
         state_at_x = moved || line_search(sys, w, &p, ref_psi, slope);
         ref_psi = memory_push(&mem, p.psi);
