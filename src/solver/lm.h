@@ -8,6 +8,7 @@
 #ifndef MCDYN_SOLVER_LM_H
 #define MCDYN_SOLVER_LM_H
 
+#include "dense.h"
 #include "lm_sparse.h"
 #include "mcdyn/status.h"
 
@@ -52,6 +53,12 @@ typedef struct mcd_lm_result {
     double psi;   /* at the returned x */
     double error; /* at the returned x */
 } mcd_lm_result;
+
+/* The merit psi = 1/2 |Phi|^2 (Eq. (6)) of the residual phi (n). */
+static inline double mcd_lm_merit(int n, const double *phi)
+{
+    return 0.5 * mcd_dense_dot(n, phi, phi);
+}
 
 /* RLM's predicted decrease q(x) - q(x + dx) of the quadratic model q(x +
  * dx) = 1/2 |Phi + J dx|^2 for the damped step (J^T J + lambda I) dx = -g,

@@ -51,11 +51,6 @@
 #define PLM_FLAT_DOUBLINGS 80    /* step doublings along the flat direction */
 #define PLM_FLAT_BISECTION 60    /* bisections locating the end of the flat set */
 
-static double half_squared_norm(int n, const double *v)
-{
-    return 0.5 * mcd_dense_dot(n, v, v);
-}
-
 /* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by QR, a
  * NULL part of the right-hand side standing for 0: our Householder kernel
  * up to PLM_SMALL_N unknowns (small_dense.h; LAPACK's per-call overhead
@@ -174,7 +169,7 @@ static int line_search(const mcd_nls *sys, const mcd_lm_ws *w, plm_point *p, dou
     for (;;) {
         for (int i = 0; i < n; i++) w->x_trial[i] = p->x[i] + t * w->step[i];
         sys->residual(sys->ctx, w->x_trial, w->phi_trial);
-        psi_t = half_squared_norm(n, w->phi_trial);
+        psi_t = mcd_lm_merit(n, w->phi_trial);
         if (isfinite(psi_t) && psi_t <= ref_psi + PLM_SIGMA * t * slope) break;
         t *= PLM_BETA;
         if (t < PLM_T_MIN) break;
@@ -192,7 +187,7 @@ static void restore(const mcd_nls *sys, plm_point *p, const double *x_from)
 {
     if (x_from != p->x) memcpy(p->x, x_from, (size_t)sys->n * sizeof *p->x);
     sys->residual(sys->ctx, p->x, p->phi);
-    p->psi = half_squared_norm(sys->n, p->phi);
+    p->psi = mcd_lm_merit(sys->n, p->phi);
     p->err = sys->error(sys->ctx, p->x);
 }
 
@@ -202,7 +197,7 @@ static double psi_along(const mcd_nls *sys, const mcd_lm_ws *w, const double *x,
 {
     for (int i = 0; i < sys->n; i++) w->x_trial[i] = x[i] + t * e[i];
     sys->residual(sys->ctx, w->x_trial, w->phi_trial);
-    return half_squared_norm(sys->n, w->phi_trial);
+    return mcd_lm_merit(sys->n, w->phi_trial);
 }
 
 /* The end of the flat set of psi from p along t e (t > 0, |e| = 1): t
