@@ -8,6 +8,7 @@
 #ifndef MCDYN_SOLVER_LM_H
 #define MCDYN_SOLVER_LM_H
 
+#include "dense.h"
 #include "lm_sparse.h"
 #include "mcdyn/status.h"
 
@@ -53,6 +54,12 @@ typedef struct mcd_lm_result {
     double error; /* at the returned x */
 } mcd_lm_result;
 
+/* The merit psi = 1/2 |Phi|^2 (Eq. (6)) of the residual phi (n). */
+static inline double mcd_lm_merit(int n, const double *phi)
+{
+    return 0.5 * mcd_dense_dot(n, phi, phi);
+}
+
 /* RLM's predicted decrease q(x) - q(x + dx) of the quadratic model q(x +
  * dx) = 1/2 |Phi + J dx|^2 for the damped step (J^T J + lambda I) dx = -g,
  * g = J^T Phi (Mylapilli & Jain Sec. 5.1), in O(n) from g, dx and lambda. */
@@ -61,8 +68,9 @@ double mcd_lm_predicted_decrease(int n, const double *g, const double *dx, doubl
 /* Minimise from x (n) and leave the final iterate in x (PLM: the one
  * with the least psi unless the final one meets tol); on return the
  * system's state (sys->ctx) is that of x. Returns MCD_OK (error <= tol),
- * MCD_ERR_NOT_CONVERGED (max_iter reached, or psi <= psi_tol with
- * error > tol) or MCD_ERR_NONFINITE (Phi of the start is not finite). */
+ * MCD_ERR_NOT_CONVERGED (max_iter reached, PLM stalled: no progress of
+ * its best psi within its stall window, or psi <= psi_tol with error >
+ * tol) or MCD_ERR_NONFINITE (Phi of the start is not finite). */
 mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,
                           mcd_lm_result *res);
 mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm_ws *w, double *x,

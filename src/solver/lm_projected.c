@@ -16,10 +16,14 @@
  * nonmonotone Armijo rule
  *     psi(x + t d) <= max(last PLM_MEMORY psi) + sigma t grad psi . d,
  * t = 1, beta, beta^2, ..., monotone (max over the current psi only) in the
- * first PLM_MONOTONE_STEPS iterations and after a restart. Watchdog: if
- * the best psi has not improved for PLM_WATCHDOG iterations, restart from
- * the best point with a monotone line search. If t falls below t_min the
- * last trial point is accepted when its psi is finite (as LMMCP does).
+ * first PLM_MONOTONE_STEPS iterations. If t falls below t_min the last
+ * trial point is accepted when its psi is finite (as LMMCP does). Stall
+ * test (in place of LMMCP's watchdog restart): when the best psi has not
+ * fallen by the factor 1 - PLM_STALL_DECREASE within PLM_STALL_WINDOW
+ * iterations, PLM stops, not converged, at its best point, so that the
+ * next stage of a fallback chain starts early (docs/solvers.md, "Stall
+ * test"); a watchdog restart from the best point would repeat the step
+ * that stalled.
  * At a stationary point with psi > 0 (the step's predicted decrease below
  * PLM_STATIONARY psi), once per new best psi: a move along the null space
  * of J to the end of the flat set of psi (leave_flat_set). */
@@ -35,7 +39,8 @@
 
 #define PLM_MEMORY         10    /* LMMCP m */
 #define PLM_MONOTONE_STEPS 5     /* LMMCP: monotone in the first 5 iterations */
-#define PLM_WATCHDOG       20    /* LMMCP kwatch */
+#define PLM_STALL_WINDOW   10    /* iterations without progress that end a solve */
+#define PLM_STALL_DECREASE 1e-3  /* progress: the best psi falls by this fraction */
 #define PLM_BETA           0.55  /* step reduction */
 #define PLM_SIGMA          1e-4  /* Armijo constant */
 #define PLM_T_MIN          1e-12 /* smallest step length */
@@ -45,11 +50,6 @@
 #define PLM_FLAT           1e-3  /* relative change of psi that ends the flat set */
 #define PLM_FLAT_DOUBLINGS 80    /* step doublings along the flat direction */
 #define PLM_FLAT_BISECTION 60    /* bisections locating the end of the flat set */
-
-static double half_squared_norm(int n, const double *v)
-{
-    return 0.5 * mcd_dense_dot(n, v, v);
-}
 
 /* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by QR, a
  * NULL part of the right-hand side standing for 0: our Householder kernel
@@ -134,7 +134,7 @@ static double direction(int n, const double *phi, double lambda, const mcd_lm_ws
  * largest of the remembered values. */
 typedef struct psi_memory {
     double v[PLM_MEMORY];
-    int steps; /* iterations since the start or the last restart */
+    int steps; /* iterations since the start */
 } psi_memory;
 
 static void memory_reset(psi_memory *m, double psi)
@@ -153,7 +153,7 @@ static double memory_push(psi_memory *m, double psi)
     return mx;
 }
 
-/* The iterate and its merit, as the line search and the watchdog move it. */
+/* The iterate and its merit, as the line search moves it. */
 typedef struct plm_point {
     double *x, *phi;
     double psi, err;
@@ -169,7 +169,7 @@ static int line_search(const mcd_nls *sys, const mcd_lm_ws *w, plm_point *p, dou
     for (;;) {
         for (int i = 0; i < n; i++) w->x_trial[i] = p->x[i] + t * w->step[i];
         sys->residual(sys->ctx, w->x_trial, w->phi_trial);
-        psi_t = half_squared_norm(n, w->phi_trial);
+        psi_t = mcd_lm_merit(n, w->phi_trial);
         if (isfinite(psi_t) && psi_t <= ref_psi + PLM_SIGMA * t * slope) break;
         t *= PLM_BETA;
         if (t < PLM_T_MIN) break;
@@ -187,7 +187,7 @@ static void restore(const mcd_nls *sys, plm_point *p, const double *x_from)
 {
     if (x_from != p->x) memcpy(p->x, x_from, (size_t)sys->n * sizeof *p->x);
     sys->residual(sys->ctx, p->x, p->phi);
-    p->psi = half_squared_norm(sys->n, p->phi);
+    p->psi = mcd_lm_merit(sys->n, p->phi);
     p->err = sys->error(sys->ctx, p->x);
 }
 
@@ -197,7 +197,7 @@ static double psi_along(const mcd_nls *sys, const mcd_lm_ws *w, const double *x,
 {
     for (int i = 0; i < sys->n; i++) w->x_trial[i] = x[i] + t * e[i];
     sys->residual(sys->ctx, w->x_trial, w->phi_trial);
-    return half_squared_norm(sys->n, w->phi_trial);
+    return mcd_lm_merit(sys->n, w->phi_trial);
 }
 
 /* The end of the flat set of psi from p along t e (t > 0, |e| = 1): t
@@ -274,11 +274,11 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
     mcd_status status = isfinite(p.psi) ? MCD_OK : MCD_ERR_NONFINITE;
     psi_memory mem;
     memory_reset(&mem, p.psi);
-    double ref_psi = p.psi, psi_best = p.psi;
-    int k = 0, k_best = 0, state_at_x = 1, flat_untried = 1;
+    double ref_psi = p.psi, psi_best = p.psi, psi_progress = p.psi;
+    int k = 0, k_progress = 0, state_at_x = 1, flat_untried = 1;
     memcpy(w->x_best, x, (size_t)n * sizeof *x);
     while (status == MCD_OK && !(p.psi <= o->psi_tol || p.err <= o->tol)) {
-        if (k == o->max_iter) {
+        if (k == o->max_iter || k - k_progress >= PLM_STALL_WINDOW) {
             status = MCD_ERR_NOT_CONVERGED;
             break;
         }
@@ -297,14 +297,11 @@ mcd_status mcd_lm_projected(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_
         if (p.psi < psi_best) {
             flat_untried = 1;
             psi_best = p.psi;
-            k_best = k;
             memcpy(w->x_best, x, (size_t)n * sizeof *x);
-        } else if (k - k_best > PLM_WATCHDOG) { /* watchdog restart, monotone again */
-            restore(sys, &p, w->x_best);
-            state_at_x = 1;
-            memory_reset(&mem, p.psi);
-            ref_psi = p.psi;
-            k_best = k;
+        }
+        if (psi_best <= (1.0 - PLM_STALL_DECREASE) * psi_progress) {
+            psi_progress = psi_best;
+            k_progress = k;
         }
     }
     if (!(p.err <= o->tol) && psi_best < p.psi) {

@@ -23,11 +23,6 @@
 #define RLM_LAMBDA_MIN  1e-25
 #define RLM_LAMBDA_MAX  1e200 /* beyond it dx is below rounding of x anyway */
 
-static double half_squared_norm(int n, const double *v)
-{
-    return 0.5 * mcd_dense_dot(n, v, v);
-}
-
 /* step = -(J^T J + lambda I)^{-1} g. JtJ is stored in full, so its
  * row-major layout is also the column-major one LAPACK reads. 0 if the
  * Cholesky factorization fails (not positive definite in floating point). */
@@ -58,7 +53,7 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
     double *phi = w->phi, *phi_trial = w->phi_trial;
     sys->residual(sys->ctx, x, phi);
     double err = sys->error(sys->ctx, x);
-    double psi = half_squared_norm(n, phi);
+    double psi = mcd_lm_merit(n, phi);
     double lambda = o->lambda0;
     int k = 0, jacobian_current = 0, state_at_x = 1;
     mcd_status status = isfinite(psi) ? MCD_OK : MCD_ERR_NONFINITE;
@@ -81,7 +76,7 @@ mcd_status mcd_lm_regular(const mcd_nls *sys, const mcd_lm_opts *o, const mcd_lm
         double pred = mcd_lm_predicted_decrease(n, w->grad, w->step, lambda);
         for (int i = 0; i < n; i++) w->x_trial[i] = x[i] + w->step[i];
         sys->residual(sys->ctx, w->x_trial, phi_trial);
-        double psi_trial = half_squared_norm(n, phi_trial);
+        double psi_trial = mcd_lm_merit(n, phi_trial);
         state_at_x = 0;
         double r = (isfinite(psi_trial) && pred > 0) ? (psi - psi_trial) / pred : -INFINITY;
         if (r < RLM_R_MIN) lambda = fmin(lambda * RLM_LAMBDA_STEP, RLM_LAMBDA_MAX);
