@@ -37,17 +37,6 @@ mcd_status mcd_ccp_project(double mu, double x[3])
     return MCD_OK;
 }
 
-void mcd_ccp_matvec(const mcd_fc3d *p, const double *gamma, double *d)
-{
-    int n = mcd_fc3d_size(p);
-    for (int i = 0; i < n; i++) {
-        const double *row = p->W + (size_t)i * n;
-        double s = p->q[i];
-        for (int j = 0; j < n; j++) s += row[j] * gamma[j];
-        d[i] = s;
-    }
-}
-
 void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st)
 {
     double vp = 0.0, vd = 0.0, vc = 0.0;
@@ -63,9 +52,10 @@ void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mc
         double y[3] = {-dk[0], -dk[1], -dk[2]};
         mcd_ccp_proj3(mu, y);
         vd = fmax(vd, sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]));
+        /* |gamma_k . d_k| / |gamma_k|: the velocity along the impulse, in the
+         * units of d whatever the size of the impulse (0 where gamma_k = 0). */
         double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        double c = fabs(g[0] * dk[0] + g[1] * dk[1] + g[2] * dk[2]) / fmax(1.0, gn);
-        vc = fmax(vc, c);
+        if (gn > 0) vc = fmax(vc, fabs(g[0] * dk[0] + g[1] * dk[1] + g[2] * dk[2]) / gn);
     }
     /* fmax drops NaN: make a non-finite iterate visible in the residual. */
     for (int i = 0; i < mcd_fc3d_size(p); i++)
@@ -81,7 +71,7 @@ mcd_status mcd_ccp_residual(const mcd_fc3d *p, const double *gamma, double *d_sc
 {
     if (!p || !gamma || !d_scratch || !st || p->nb < 0 || p->nc < 0) return MCD_ERR_ARG;
     if (mcd_fc3d_size(p) > 0 && (!p->W || !p->q || (p->nc > 0 && !p->mu))) return MCD_ERR_ARG;
-    mcd_ccp_matvec(p, gamma, d_scratch);
+    mcd_dense_matvec(mcd_fc3d_size(p), p->W, gamma, p->q, d_scratch);
     mcd_ccp_measure(p, gamma, d_scratch, st);
     return MCD_OK;
 }
