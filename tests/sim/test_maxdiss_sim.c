@@ -305,10 +305,10 @@ static double run_pendulum(double restitution, double *E0, double *E_end)
         for (int i = 0; i < sc->settings.contact.npair; i++)
             sc->settings.contact.pair[i].restitution = restitution;
     }
+    sc->settings.solver.kind = MCD_METHOD_MAXDISS_BGS;
     sc->settings.solver.opts = mcd_step_method_default_opts(MCD_METHOD_MAXDISS_BGS);
     sc->settings.solver.on_failure = MCD_ON_FAILURE_WARN;
     mcd_runner_overrides ov = mcd_runner_default_overrides();
-    ov.solver = "maxdiss-bgs";
     mcd_runner *r = NULL;
     ck_assert_msg(mcd_runner_create(sc, &ov, &r, &err) == MCD_OK, "%s", err.msg);
     mcd_sim *s = mcd_runner_sim(r);
