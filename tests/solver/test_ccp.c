@@ -369,10 +369,12 @@ END_TEST
 /* A box corner at rest (docs/solvers.md, "Warm start"): impulse
  * gamma = (2.5e-3, 0, 0) N s (m g h / 4 of a 1 kg box, h = 1 ms) with the
  * contact still closing at d = (3e-7, 0, 0) m/s, so gamma . d = 7.5e-10.
- * The measure must report the velocity 3e-7 along the impulse, not
- * gamma . d / max(1, |gamma|) = 7.5e-10 (which passed tol = 1e-9), and a
- * solve warm started there must go on until the contact velocity is below
- * tol. W is a made-up SPD block of a corner's order (1/m + r^2/I). */
+ * The measure (the natural map |gamma - Pi_K(gamma - eta d)| / eta, in
+ * velocity units) must report the velocity 3e-7: gamma - eta d stays inside
+ * K, so the map is eta d / eta = d. The old gamma . d / max(1, |gamma|) =
+ * 7.5e-10 passed tol = 1e-9. A solve warm started there must go on until
+ * the contact velocity is below tol. W is a made-up SPD block of a
+ * corner's order (1/m + r^2/I). */
 START_TEST(complementarity_is_a_velocity)
 {
     double W[9] = {2.0, 0.3, 0.1, 0.3, 3.0, 0.2, 0.1, 0.2, 3.0}, mu[1] = {0.5};
