@@ -17,8 +17,9 @@
 #include "mcdyn/runner.h"
 
 static const char *const default_scenes[] = {
-    "box_tower",           "box_block",   "sphere_pile",  "plate64",       "a1_drop_upright",
-    "a1_drop_upside_down", "anymal_side", "arm_push_box", "humanoid_flat",
+    "box_tower",       "box_block",           "sphere_pile",         "plate64",
+    "a1_drop_upright", "a1_drop_upside_down", "solo12_drop_upright", "solo12_drop_upside_down",
+    "anymal_side",     "arm_push_box",        "humanoid_flat",
 };
 #define NSCENES  ((int)(sizeof default_scenes / sizeof *default_scenes))
 #define MAX_LIST 64

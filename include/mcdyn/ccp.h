@@ -18,8 +18,14 @@
  *   violation_primal = max_k dist(gamma_k, K_k),
  *   violation_dual   = max( max_bilateral |d_i|, max_k dist(d_k, K_k^*) ),
  *                      where dist(d_k, K_k^*) = |Pi_{K_k}(-d_k)| (Moreau),
- *   complementarity  = max_k |gamma_k . d_k| / max(1, |gamma_k|),
- *   residual         = max of the three (absolute, in the units of d),
+ *   complementarity  = max_k |gamma_k - Pi_{K_k}(gamma_k - eta_k d_k)| / eta_k,
+ *                      eta_k = 3 / trace(N_kk) (the natural map of the contact,
+ *                      in the units of d: |d_k| on a sticking contact, the
+ *                      velocity N_kk gamma_k on a separating one, 0 exactly at a
+ *                      solution; a block with trace(N_kk) <= 0 measures
+ *                      |gamma_k . d_k| / |gamma_k|),
+ *   residual         = max of the three (violation_primal is in the units of
+ *                      gamma and 0 for the projected iterates of the solvers),
  * and a solver stops as soon as residual <= opts.tol. All norms Euclidean.
  *
  * The solvers never allocate and never print: the caller passes

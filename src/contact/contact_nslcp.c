@@ -190,10 +190,15 @@ static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_
         const double vn = v[MCD_AXIS_N];
         const int closes =
             !copt->no_restitution && vn < -copt->restitution_velocity && phi + vn * h < 0;
-        /* Eq. (41): d = eps h k phi - u for a penetration; a positive gap may
-         * close within the step; the restitution target replaces either
-         * when larger (the rule of the other methods, contact.h) */
-        const double bias = phi < 0 ? -w->eps_n[k] * h * o->k_n * phi : -phi / h;
+        /* Eq. (41): d = eps h k phi - u for a penetration, its separation
+         * speed capped at max_correction_velocity (the cap of the other
+         * methods, contact.h: a joint that starts 0.9 rad outside its limit
+         * would leave at eps h k 0.9 = 82 rad/s); a positive gap may close
+         * within the step; the restitution target replaces either when
+         * larger (the rule of the other methods) */
+        const double bias =
+            phi < 0 ? fmin(-w->eps_n[k] * h * o->k_n * phi, copt->max_correction_velocity)
+                    : -phi / h;
         w->d[3 * k + MCD_ROW_N] = closes ? -fmax(bias, -c[k].restitution * vn) : -bias;
         double lt[2];
         previous_force(w, cws, &c[k], k, o->match_distance, lt);

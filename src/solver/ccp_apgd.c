@@ -45,7 +45,7 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
     project_all(p, gamma);
     memcpy(y, gamma, bytes);
     mcd_ccp_stats cur = {0}, bst;
-    mcd_ccp_matvec(p, gamma, d);
+    mcd_dense_matvec(n, p->W, gamma, p->q, d);
     mcd_ccp_measure(p, gamma, d, &cur);
     bst = cur;
     memcpy(best, gamma, bytes);
@@ -53,7 +53,7 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
     int it = 0, diverged = 0;
     while (!(bst.residual <= o->tol) && it < o->max_iter) {
         it++;
-        mcd_ccp_matvec(p, y, g); /* gradient at y */
+        mcd_dense_matvec(n, p->W, y, p->q, g); /* gradient at y */
         for (int bt = 0; bt <= MAX_BACKTRACK; bt++) {
             /* dl = Pi(y - g / L) - y, ndl = N dl */
             for (int i = 0; i < n; i++) dl[i] = y[i] - g[i] / L;
@@ -90,7 +90,7 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
         theta = theta_new;
         mcd_ccp_measure(p, gamma, d, &cur);
         if (cur.residual <= o->tol) { /* confirm with d recomputed (no drift) */
-            mcd_ccp_matvec(p, gamma, d);
+            mcd_dense_matvec(n, p->W, gamma, p->q, d);
             mcd_ccp_measure(p, gamma, d, &cur);
         }
         if (isnan(cur.residual)) {
@@ -105,7 +105,7 @@ mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
     }
     memcpy(gamma, best, bytes);
     /* Report the exact residual of the returned iterate. */
-    mcd_ccp_matvec(p, gamma, d);
+    mcd_dense_matvec(n, p->W, gamma, p->q, d);
     mcd_ccp_measure(p, gamma, d, &bst);
     *st = bst;
     st->iterations = it;

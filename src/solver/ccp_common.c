@@ -37,15 +37,29 @@ mcd_status mcd_ccp_project(double mu, double x[3])
     return MCD_OK;
 }
 
-void mcd_ccp_matvec(const mcd_fc3d *p, const double *gamma, double *d)
+/* Complementarity of contact k in velocity units: the natural map
+ * |gamma_k - Pi_K(gamma_k - eta_k d_k)| / eta_k, eta_k = 3 / trace(N_kk)
+ * (PGS's block step, an impulse per velocity). It is 0 exactly when
+ * gamma_k in K, d_k in K^* and gamma_k . d_k = 0; near a solution it is
+ * |d_k| on a sticking contact and |N_kk gamma_k| (the velocity change the
+ * impulse causes) on a separating one, whatever the size of gamma_k. A
+ * block with trace(N_kk) <= 0 (an impulse that moves nothing) measures
+ * |gamma_k . d_k| / |gamma_k|, the velocity along the impulse. */
+static double natural_map(const mcd_fc3d *p, int k, const double *g, const double *dk)
 {
-    int n = mcd_fc3d_size(p);
-    for (int i = 0; i < n; i++) {
-        const double *row = p->W + (size_t)i * n;
-        double s = p->q[i];
-        for (int j = 0; j < n; j++) s += row[j] * gamma[j];
-        d[i] = s;
+    int n = mcd_fc3d_size(p), i0 = p->nb + 3 * k;
+    const double *W = p->W;
+    double tr = W[(size_t)i0 * n + i0] + W[(size_t)(i0 + 1) * n + i0 + 1] +
+                W[(size_t)(i0 + 2) * n + i0 + 2];
+    if (!(tr > 0)) {
+        double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        return gn > 0 ? fabs(g[0] * dk[0] + g[1] * dk[1] + g[2] * dk[2]) / gn : 0.0;
     }
+    double eta = 3.0 / tr, x[3] = {g[0] - eta * dk[0], g[1] - eta * dk[1], g[2] - eta * dk[2]};
+    mcd_ccp_proj3(p->mu[k], x);
+    return sqrt((g[0] - x[0]) * (g[0] - x[0]) + (g[1] - x[1]) * (g[1] - x[1]) +
+                (g[2] - x[2]) * (g[2] - x[2])) /
+           eta;
 }
 
 void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st)
@@ -63,9 +77,7 @@ void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mc
         double y[3] = {-dk[0], -dk[1], -dk[2]};
         mcd_ccp_proj3(mu, y);
         vd = fmax(vd, sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]));
-        double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        double c = fabs(g[0] * dk[0] + g[1] * dk[1] + g[2] * dk[2]) / fmax(1.0, gn);
-        vc = fmax(vc, c);
+        vc = fmax(vc, natural_map(p, k, g, dk));
     }
     /* fmax drops NaN: make a non-finite iterate visible in the residual. */
     for (int i = 0; i < mcd_fc3d_size(p); i++)
@@ -81,7 +93,7 @@ mcd_status mcd_ccp_residual(const mcd_fc3d *p, const double *gamma, double *d_sc
 {
     if (!p || !gamma || !d_scratch || !st || p->nb < 0 || p->nc < 0) return MCD_ERR_ARG;
     if (mcd_fc3d_size(p) > 0 && (!p->W || !p->q || (p->nc > 0 && !p->mu))) return MCD_ERR_ARG;
-    mcd_ccp_matvec(p, gamma, d_scratch);
+    mcd_dense_matvec(mcd_fc3d_size(p), p->W, gamma, p->q, d_scratch);
     mcd_ccp_measure(p, gamma, d_scratch, st);
     return MCD_OK;
 }

@@ -1,16 +1,14 @@
 /* Internal helpers shared by the CCP solvers (include/mcdyn/ccp.h):
- * unchecked cone projection, d = N gamma + r, the stopping-rule measures,
+ * unchecked cone projection, the stopping-rule measures,
  * input validation and the wall clock. */
 #ifndef MCDYN_SRC_SOLVER_CCP_COMMON_H
 #define MCDYN_SRC_SOLVER_CCP_COMMON_H
 
+#include "dense.h"
 #include "mcdyn/ccp.h"
 
 /* Projection onto K_mu of x = (n, t1, t2), no argument checks. */
 void mcd_ccp_proj3(double mu, double *x);
-
-/* d = N gamma + r (n = mcd_fc3d_size(p)). */
-void mcd_ccp_matvec(const mcd_fc3d *p, const double *gamma, double *d);
 
 /* Fills the residual fields of st from gamma and d = N gamma + r. */
 void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st);

@@ -25,10 +25,7 @@ static void contact_update(const mcd_fc3d *p, const mcd_ccp_opts *o, int k, cons
 static double row_dot(const mcd_fc3d *p, int i, const double *gamma)
 {
     int n = mcd_fc3d_size(p);
-    const double *row = p->W + (size_t)i * n;
-    double s = p->q[i];
-    for (int j = 0; j < n; j++) s += row[j] * gamma[j];
-    return s;
+    return mcd_dense_dot(n, p->W + (size_t)i * n, gamma) + p->q[i];
 }
 
 static void bilateral_update(const mcd_fc3d *p, const mcd_ccp_opts *o, int i, double di,
@@ -51,7 +48,7 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
     int n = mcd_fc3d_size(p);
     double *d = work, *best = work + n;
     mcd_ccp_stats cur = {0}, bst;
-    mcd_ccp_matvec(p, gamma, d);
+    mcd_dense_matvec(n, p->W, gamma, p->q, d);
     mcd_ccp_measure(p, gamma, d, &cur);
     bst = cur;
     memcpy(best, gamma, (size_t)n * sizeof *best);
@@ -71,7 +68,7 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
                 contact_update(p, o, k, dk, gamma);
             }
         }
-        mcd_ccp_matvec(p, gamma, d);
+        mcd_dense_matvec(n, p->W, gamma, p->q, d);
         mcd_ccp_measure(p, gamma, d, &cur);
         if (isnan(cur.residual)) {
             diverged = 1;

@@ -326,6 +326,31 @@ START_TEST(box_comes_to_rest)
 }
 END_TEST
 
+/* A deep penetration is removed at most at max_correction_velocity, as by
+ * every other method: the box starts 0.2 m into the plane at rest, where
+ * Eq. (41)'s spring alone, eps_n h k_n phi = 0.2 k_n h / (k_n h + b_n) =
+ * 18 m/s at h = 1 ms, would launch it. After one step its upward speed is
+ * the cap (1 m/s) within the step's gravity g h and the relaxation of the
+ * other corners' rows (1e-6 m/s). */
+START_TEST(deep_penetration_is_capped)
+{
+    const mcd_contact_options copt = mcd_contact_default_options();
+    for (int meth = 0; meth < 2; meth++) {
+        const mcd_step_method method = meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE;
+        mcd_model *m = scene_box_model();
+        mcd_sim *s = box_sim(m, method, 1e-3, 1e-2, 2);
+        const double q[7] = {0, 0, 0.5 * SIDE - 0.2, 1, 0, 0, 0}, qd[6] = {0};
+        ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
+        ck_assert_msg(mcd_sim_step(s, NULL) == MCD_OK, "%s", mcd_sim_error(s));
+        const double vz = mcd_sim_qd(s)[2];
+        ck_assert_msg(fabs(vz - copt.max_correction_velocity) <= 9.81e-3 + 1e-6, "%s: v_z %g",
+                      mcd_step_method_name(method), vz);
+        mcd_sim_free(s);
+        mcd_model_free(m);
+    }
+}
+END_TEST
+
 static mcd_scenario *load(const char *name)
 {
     char path[1024];
@@ -500,6 +525,7 @@ static Suite *suite(void)
     tcase_add_test(tc, block_pivoting_needs_rho_positive);
     tcase_add_test(tc, trajectory_insensitive_to_rho);
     tcase_add_test(tc, box_comes_to_rest);
+    tcase_add_test(tc, deep_penetration_is_capped);
     tcase_add_test(tc, bad_options_are_reported);
     tcase_add_test(tc, scenarios_run_with_both_methods);
     tcase_add_test(tc, more_directions_defeat_block_pivoting);

@@ -2,7 +2,8 @@
  * against its definition, PGS / PJ / APGD on random problems with known
  * solutions built from the optimality conditions, bilateral rows, a
  * rank-deficient N, agreement of PGS and APGD on the Siconos problem files,
- * non-convergence and bad input. */
+ * the complementarity measure in velocity units, non-convergence and bad
+ * input. */
 #include "mcdyn/ccp.h"
 #include "mcdyn/problem_io.h"
 #include "solver_testutil.h"
@@ -363,6 +364,49 @@ START_TEST(pgs_and_apgd_agree_on_problem_files)
 }
 END_TEST
 
+/* ---- the complementarity measure in velocity units ---- */
+
+/* A box corner at rest (docs/solvers.md, "Warm start"): impulse
+ * gamma = (2.5e-3, 0, 0) N s (m g h / 4 of a 1 kg box, h = 1 ms) with the
+ * contact still closing at d = (3e-7, 0, 0) m/s, so gamma . d = 7.5e-10.
+ * The measure (the natural map |gamma - Pi_K(gamma - eta d)| / eta, in
+ * velocity units) must report the velocity 3e-7: gamma - eta d stays inside
+ * K, so the map is eta d / eta = d. The old gamma . d / max(1, |gamma|) =
+ * 7.5e-10 passed tol = 1e-9. A solve warm started there must go on until
+ * the contact velocity is below tol. W is a made-up SPD block of a
+ * corner's order (1/m + r^2/I). */
+START_TEST(complementarity_is_a_velocity)
+{
+    double W[9] = {2.0, 0.3, 0.1, 0.3, 3.0, 0.2, 0.1, 0.2, 3.0}, mu[1] = {0.5};
+    const double gamma0[3] = {2.5e-3, 0.0, 0.0}, d0[3] = {3e-7, 0.0, 0.0};
+    double q[3];
+    for (int i = 0; i < 3; i++)
+        q[i] = d0[i] - (W[3 * i] * gamma0[0] + W[3 * i + 1] * gamma0[1] + W[3 * i + 2] * gamma0[2]);
+    mcd_fc3d p = {1, 0, W, q, mu};
+    double d[3], g[3], work[32];
+    mcd_ccp_stats st;
+    ck_assert_int_eq(mcd_ccp_residual(&p, gamma0, d, &st), MCD_OK);
+    /* gamma0 is in K and d0 in K^* (d_T = 0): only complementarity is off,
+     * by |gamma0 . d0| / |gamma0| = 3e-7 (rounding of q: 1e-15 relative). */
+    ck_assert_double_eq_tol(st.complementarity, 3e-7, 1e-12);
+    ck_assert_double_eq_tol(st.residual, 3e-7, 1e-12);
+    ccp_solver solvers[2] = {mcd_ccp_solve_pgs, mcd_ccp_solve_apgd};
+    mcd_ccp_opts o = mcd_ccp_default_opts();
+    o.tol = 1e-9;
+    for (int s = 0; s < 2; s++) {
+        memcpy(g, gamma0, sizeof g);
+        mcd_error err = {0};
+        ck_assert_msg(solvers[s](&p, &o, g, work, &st, &err) == MCD_OK, "%s", err.msg);
+        ck_assert_int_gt(st.iterations, 0);
+        mcd_ccp_residual(&p, g, d, &st);
+        /* The solution sticks (gamma* = gamma0 - W^-1 d0 is inside K): d* = 0,
+         * so the normal velocity is the measure along gamma ~ (1, 0, 0) up to
+         * the tangential tilt of gamma (|g_T| / g_n ~ 1e-5): <= 1.01 tol. */
+        ck_assert_msg(fabs(d[0]) <= 1.01 * o.tol, "d_n = %g", d[0]);
+    }
+}
+END_TEST
+
 /* ---- non-convergence and bad input ---- */
 
 static double W2[49], q2[7], mu2[2] = {0.5, 0.3};
@@ -522,6 +566,7 @@ static Suite *ccp_suite(void)
     tcase_add_test(tc, rank_deficient_redundant_rows);
     tcase_add_test(tc, frictionless_contacts);
     tcase_add_test(tc, pgs_and_apgd_agree_on_problem_files);
+    tcase_add_test(tc, complementarity_is_a_velocity);
     tcase_add_test(tc, not_converged_returns_best_iterate);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, divergent_jacobi_is_reported);

@@ -29,7 +29,10 @@ static const struct {
     {"a1_lemke_560.dat", "mlcp-pfb-rlm mlcp-pfb-plm mlcp-lemke"},
     {"a1_md_436.dat", "mncp-plm mncp-nsn ccp-apgd"},
     {"a1_plm_467.dat", "mncp-plm mncp-nsn ccp-apgd maxdiss-bgs"},
-    {"a1_plm_531.dat", "mncp-plm mncp-nsn ccp-apgd"},
+    /* ccp-apgd converged on a1_plm_531 under the CCP's old complementarity
+     * term; under the velocity-unit one (docs/solvers.md) it stops at 3.0e-10
+     * after its 10000 iterations */
+    {"a1_plm_531.dat", "mncp-plm mncp-nsn"},
     {"a1_plm_543.dat", "mncp-plm mncp-nsn"},
     {"hum_plm_226.dat", ""},
     /* models/a1_drop_upside_down.yaml, a1_drop_upright.yaml, box_tower.yaml
