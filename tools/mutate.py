@@ -18,8 +18,9 @@ UBSan, as tools/run-tests.sh --sanitize, for mutants whose bug is a memory
 error that a release build may not notice). The campaign runs in two phases:
 
 1. Each mutant with a `first:` field (meson test names, the tests most
-   likely to notice it) is built and those tests alone are run, after the
-   same tests have passed on the unmutated copy. A failure there is a kill
+   likely to notice it) is built (only what those tests run) and those
+   tests alone are run, after the same tests have passed on the unmutated
+   copy. A failure there is a kill
    of the suite (the suite holds those tests).
 2. Only the mutants that survive phase 1, and those without `first:`, need
    the whole suite: the unmutated suite is run once, then each of them is
@@ -27,7 +28,8 @@ error that a release build may not notice). The campaign runs in two phases:
    failure (--maxfail 1).
 
 Source-file mutants go before header mutants in each phase (a header
-mutant rebuilds the whole tree, twice: mutated and restored). Not run in
+mutant rebuilds the whole tree, twice: mutated and restored; with ccache
+installed, meson uses it and the restoring build is mostly cache hits). Not run in
 CI: a full campaign takes about an hour on two cores. docs/testing.md
 records the latest result.
 """
@@ -130,8 +132,27 @@ class Campaign:
         self.src, self.build, self.log = src, build, log
         self.timeout_multiplier = timeout_multiplier
 
-    def rebuild(self):
-        return run(["ninja", "-C", self.build, "-j2"], self.src, self.log)
+    def rebuild(self, names=()):
+        """ninja on the whole copy, or only on what the named tests run."""
+        return run(["ninja", "-C", self.build, "-j2", *self.targets(names)], self.src, self.log)
+
+    def targets(self, names):
+        """ninja targets of the named tests: their programs and what they
+        depend on (the library, the mcdyn program), from meson's introspection."""
+        if not names:
+            return []
+        def introspect(what):
+            out = subprocess.run(["meson", "introspect", self.build, what],
+                                 capture_output=True, text=True, check=True).stdout
+            return json.loads(out)
+        targets = introspect("--targets")
+        files = {t["id"]: t["filename"] for t in targets}
+        # the mcdyn program, which tests may run through MCDYN_EXE
+        wanted = {f for t in targets if t["name"] == "mcdyn" for f in t["filename"]}
+        for t in introspect("--tests"):
+            if t["name"] in names:
+                wanted.update(f for i in t["depends"] for f in files.get(i, []))
+        return sorted(os.path.relpath(f, self.build) for f in wanted)
 
     def test(self, names, multiplier, extra=()):
         """meson test on the built copy: the named tests, or the whole
@@ -165,7 +186,7 @@ class Campaign:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text.replace(m["old"], m["new"]))
         try:
-            if self.rebuild() != 0:
+            if self.rebuild(names) != 0:
                 outcome, detail = "error", "does not build"
             else:
                 rc = self.test(names, self.timeout_multiplier,
@@ -229,14 +250,14 @@ def main():
     if args.sanitize:
         sanitizer_env(src)
     print(f"work directory {work}; log {log}", flush=True)
-    if run(["ninja", "-C", build, "-j2"], src, log) != 0:
-        sys.exit(f"the unmutated tree does not build: {log}")
     mutants.sort(key=lambda m: m["file"].endswith(".h"))  # stable: headers last
     campaign = Campaign(src, build, log, args.timeout_multiplier)
     results = {}
     first = [m for m in mutants if m.get("first")]
+    names = sorted({t for m in first for t in m["first"].split()})
+    if campaign.rebuild(names) != 0:
+        sys.exit(f"the unmutated tree does not build: {log}")
     if first:
-        names = sorted({t for m in first for t in m["first"].split()})
         campaign.baseline(names)
         for k, m in enumerate(first, 1):
             outcome, detail = campaign.mutant(m, m["first"].split(), k, len(first))
@@ -244,7 +265,8 @@ def main():
                 results[m["id"]] = (m, outcome, detail)
     rest = [m for m in mutants if m["id"] not in results]
     if rest:
-        campaign.rebuild()
+        if campaign.rebuild() != 0:
+            sys.exit(f"the unmutated tree does not build: {log}")
         campaign.baseline([])
         for k, m in enumerate(rest, 1):
             results[m["id"]] = (m, *campaign.mutant(m, [], k, len(rest)))
