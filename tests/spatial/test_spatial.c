@@ -2,12 +2,12 @@
  * an independent formula of the same header:
  *  - Shepperd's quaternion of a rotation matrix inverts the closed-form
  *    matrix of a unit quaternion: mcd_quat_from_m3(mcd_quat_to_m3(q)) = q
- *    for q with w > 0, in each of Shepperd's four branches (the largest of
- *    w, x, y, z picks the branch). Each entry of R is a sum of products of
- *    two entries of q (errors of a few ulps); Shepperd divides by s = 4
- *    times the largest component (>= 2: a unit quaternion's largest entry
- *    is at least 1/2) and takes one square root, so q comes back within
- *    ~10 ulps: 1e-14.
+ *    for q with w > 0, through each of Shepperd's four branches (the w
+ *    branch when the trace is positive, w > 1/2; else the one of the
+ *    largest of x, y, z: the test draws q with each component the largest). Each entry of R is a
+ * sum of products of two entries of q (errors of a few ulps); Shepperd divides by s = 4 times the
+ * largest component (>= 2: a unit quaternion's largest entry is at least 1/2) and takes one square
+ * root, so q comes back within ~10 ulps: 1e-14.
  *  - Featherstone's force cross product is minus the transpose of the
  *    motion cross product: (V x* f) . m = -f . (V x m) for all V, f, m
  *    (crf(V) = -crm(V)^T). With entries in [-1, 1] both sides sum 18
