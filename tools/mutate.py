@@ -4,7 +4,7 @@ the committed tree, rebuilds (two jobs), runs the test suite and reports which
 mutants the suite kills.
 
     tools/mutate.sh [--only ID[,ID...]] [--report FILE] [--keep DIR]
-                    [--timeout-multiplier X] [--sanitize]
+                    [--timeout-multiplier X] [--first-only] [--sanitize]
 
 A mutant is a one-line change that looks like a real bug. It is *killed*
 when at least one test fails (or times out); it *survives* when the whole
@@ -26,6 +26,9 @@ error that a release build may not notice). The campaign runs in two phases:
    the whole suite: the unmutated suite is run once, then each of them is
    rebuilt and run against the whole suite, which meson stops at the first
    failure (--maxfail 1).
+
+With --first-only the campaign stops after phase 1 and reports the
+mutants it did not kill as undecided (not counted).
 
 Source-file mutants go before header mutants in each phase (a header
 mutant rebuilds the whole tree, twice: mutated and restored; with ccache
@@ -212,6 +215,9 @@ def main():
                     help="meson's multiplier of the tests' timeouts for the mutated runs "
                          "(0.5 ends a mutant that loops forever sooner; raise it on a loaded "
                          "machine, where a kill by timeout is suspect)")
+    ap.add_argument("--first-only", action="store_true",
+                    help="phase 1 only: a mutant its first tests do not kill is reported "
+                         "'undecided' and not counted (for a loaded machine)")
     ap.add_argument("--sanitize", action="store_true",
                     help="build the copy with AddressSanitizer and UndefinedBehaviorSanitizer, "
                          "as tools/run-tests.sh --sanitize does (a memory error is a failure)")
@@ -264,6 +270,9 @@ def main():
             if outcome != "survived":
                 results[m["id"]] = (m, outcome, detail)
     rest = [m for m in mutants if m["id"] not in results]
+    if args.first_only:
+        results.update((m["id"], (m, "undecided", "not killed by its first tests")) for m in rest)
+        rest = []
     if rest:
         if campaign.rebuild() != 0:
             sys.exit(f"the unmutated tree does not build: {log}")
@@ -272,7 +281,7 @@ def main():
             results[m["id"]] = (m, *campaign.mutant(m, [], k, len(rest)))
     results = [results[m["id"]] for m in mutants]
     run(["ninja", "-C", build, "-j2"], src, log)  # leave the copy built unmutated
-    counted = [r for r in results if r[1] != "error"]
+    counted = [r for r in results if r[1] not in ("error", "undecided")]
     killed = sum(1 for r in counted if r[1] == "killed")
     errors = [r for r in results if r[1] == "error"]
     rate = 100.0 * killed / len(counted) if counted else 0.0
