@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Mutation campaign: applies each mutant of tests/mutants.txt to a copy of
-the committed tree, rebuilds (two jobs), runs the whole test suite and reports which
+the committed tree, rebuilds (two jobs), runs the test suite and reports which
 mutants the suite kills.
 
     tools/mutate.sh [--only ID[,ID...]] [--report FILE] [--keep DIR]
-                    [--timeout-multiplier X]
+                    [--timeout-multiplier X] [--first-only] [--sanitize]
 
 A mutant is a one-line change that looks like a real bug. It is *killed*
 when at least one test fails (or times out); it *survives* when the whole
@@ -13,10 +13,28 @@ build fails, is an error of the list, reported and not counted.
 
 The format test is left out (a mutant is a bug, not a style change). The
 copy is taken with `git archive HEAD` (uncommitted changes are not
-mutated) and built once in release mode; each mutant then costs one
-incremental build and one suite run, which meson stops at the first
-failure (--maxfail 1). Not run in CI: the full campaign takes about an
-hour on two cores. docs/testing.md records the latest result.
+mutated) and built once in release mode (with --sanitize: under ASan and
+UBSan, as tools/run-tests.sh --sanitize, for mutants whose bug is a memory
+error that a release build may not notice). The campaign runs in two phases:
+
+1. Each mutant with a `first:` field (meson test names, the tests most
+   likely to notice it) is built (only what those tests run) and those
+   tests alone are run, after the same tests have passed on the unmutated
+   copy. A failure there is a kill
+   of the suite (the suite holds those tests).
+2. Only the mutants that survive phase 1, and those without `first:`, need
+   the whole suite: the unmutated suite is run once, then each of them is
+   rebuilt and run against the whole suite, which meson stops at the first
+   failure (--maxfail 1).
+
+With --first-only the campaign stops after phase 1 and reports the
+mutants it did not kill as undecided (not counted).
+
+Source-file mutants go before header mutants in each phase (a header
+mutant rebuilds the whole tree, twice: mutated and restored; with ccache
+installed, meson uses it and the restoring build is mostly cache hits). Not run in
+CI: a full campaign takes about an hour on two cores. docs/testing.md
+records the latest result.
 """
 import argparse
 import json
@@ -28,6 +46,7 @@ import tempfile
 import time
 
 FIELDS = ("id", "file", "old", "new", "why")
+OPTIONAL = ("first",)  # meson test names run before the whole suite
 
 
 def parse(path):
@@ -44,8 +63,9 @@ def parse(path):
                     cur = {}
                 continue
             key, sep, value = line.partition(": ")
-            if not sep or key not in FIELDS:
-                sys.exit(f"{path}:{lineno}: expected one of {', '.join(FIELDS)} then ': '")
+            if not sep or key not in FIELDS + OPTIONAL:
+                sys.exit(f"{path}:{lineno}: expected one of "
+                         f"{', '.join(FIELDS + OPTIONAL)} then ': '")
             if key in cur:
                 sys.exit(f"{path}:{lineno}: '{key}' given twice in one mutant")
             cur[key] = value
@@ -95,6 +115,96 @@ def first_failure(build):
     return ""
 
 
+RELEASE = ["-Dbuildtype=release"]
+# tools/run-tests.sh --sanitize's options and environment
+SANITIZE = ["-Dbuildtype=debug", "-Db_sanitize=address,undefined", "-Db_lundef=false",
+            "-Dc_args=-fno-sanitize-recover=all", "-Dcpp_args=-fno-sanitize-recover=all"]
+
+
+def sanitizer_env(src):
+    """The sanitizers' options, inherited by every test run."""
+    os.environ["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=1"
+    os.environ["LSAN_OPTIONS"] = f"suppressions={src}/tests/lsan.supp:print_suppressions=0"
+    os.environ["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
+
+
+class Campaign:
+    """The mutated copy: builds it and runs tests on it."""
+
+    def __init__(self, src, build, log, timeout_multiplier):
+        self.src, self.build, self.log = src, build, log
+        self.timeout_multiplier = timeout_multiplier
+
+    def rebuild(self, names=()):
+        """ninja on the whole copy, or only on what the named tests run."""
+        return run(["ninja", "-C", self.build, "-j2", *self.targets(names)], self.src, self.log)
+
+    def targets(self, names):
+        """ninja targets of the named tests: their programs and what they
+        depend on (the library, the mcdyn program), from meson's introspection."""
+        if not names:
+            return []
+        def introspect(what):
+            out = subprocess.run(["meson", "introspect", self.build, what],
+                                 capture_output=True, text=True, check=True).stdout
+            return json.loads(out)
+        targets = introspect("--targets")
+        files = {t["id"]: t["filename"] for t in targets}
+        # the mcdyn program, which tests may run through MCDYN_EXE
+        wanted = {f for t in targets if t["name"] == "mcdyn" for f in t["filename"]}
+        for t in introspect("--tests"):
+            if t["name"] in names:
+                wanted.update(f for i in t["depends"] for f in files.get(i, []))
+        return sorted(os.path.relpath(f, self.build) for f in wanted)
+
+    def test(self, names, multiplier, extra=()):
+        """meson test on the built copy: the named tests, or the whole
+        suite less the format test when names is empty."""
+        cmd = ["meson", "test", "-C", self.build, "--no-rebuild", "--num-processes", "2",
+               "--timeout-multiplier", str(multiplier), *extra]
+        cmd += list(names) if names else ["--no-suite", "format"]
+        return run(cmd, self.src, self.log, timeout=3600)
+
+    def baseline(self, names):
+        """The unmutated copy must pass, or every mutant would count as killed."""
+        what = " ".join(names) if names else "the whole suite"
+        print(f"unmutated: {what}", flush=True)
+        if self.test(names, max(1.0, self.timeout_multiplier)) != 0:
+            sys.exit(f"the unmutated copy fails ({first_failure(self.build)}): {self.log}")
+
+    def mutant(self, m, names, k, total):
+        """Applies m, rebuilds, runs the named tests (or the whole suite),
+        restores the file; returns (outcome, detail)."""
+        path = os.path.join(self.src, m["file"])
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            return "error", f"cannot read {m['file']}: {e.strerror}"
+        count = text.count(m["old"])
+        if count != 1:
+            print(f"[{k}/{total}] {m['id']}: ERROR ('old' found {count} times)", flush=True)
+            return "error", f"'old' found {count} times in {m['file']}"
+        t0 = time.time()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(m["old"], m["new"]))
+        try:
+            if self.rebuild(names) != 0:
+                outcome, detail = "error", "does not build"
+            else:
+                rc = self.test(names, self.timeout_multiplier,
+                               ("--maxfail", "1", "--print-errorlogs"))
+                outcome = "killed" if rc != 0 else "survived"
+                detail = first_failure(self.build) if rc != 0 else ""
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        scope = "first tests" if names else "whole suite"
+        print(f"[{k}/{total}] {m['id']} ({scope}): {outcome.upper()} {detail} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+        return outcome, detail
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--list", default="tests/mutants.txt")
@@ -105,6 +215,12 @@ def main():
                     help="meson's multiplier of the tests' timeouts for the mutated runs "
                          "(0.5 ends a mutant that loops forever sooner; raise it on a loaded "
                          "machine, where a kill by timeout is suspect)")
+    ap.add_argument("--first-only", action="store_true",
+                    help="phase 1 only: a mutant its first tests do not kill is reported "
+                         "'undecided' and not counted (for a loaded machine)")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="build the copy with AddressSanitizer and UndefinedBehaviorSanitizer, "
+                         "as tools/run-tests.sh --sanitize does (a memory error is a failure)")
     args = ap.parse_args()
     root = subprocess.run(["git", "rev-parse", "--show-toplevel"], capture_output=True,
                           text=True, check=True).stdout.strip()
@@ -117,7 +233,7 @@ def main():
         mutants = [m for m in mutants if m["id"] in wanted]
     work = args.keep or tempfile.mkdtemp(prefix="mcdyn-mutate-")
     src = os.path.join(work, "src-tree")
-    build = os.path.join(src, "build-mut")
+    build = os.path.join(src, "build-mut-asan" if args.sanitize else "build-mut")
     log = os.path.join(work, "mutate.log")
     if not os.path.isdir(src):
         os.makedirs(src)
@@ -134,53 +250,38 @@ def main():
                                                                   "node_modules")):
         os.symlink(modules, os.path.join(src, "tools", "viewer", "node_modules"))
     if not os.path.isdir(build):
-        if run(["meson", "setup", build, "-Dbuildtype=release"], src, log) != 0:
+        if run(["meson", "setup", build, *(SANITIZE if args.sanitize else RELEASE)], src,
+               log) != 0:
             sys.exit(f"meson setup failed: {log}")
+    if args.sanitize:
+        sanitizer_env(src)
     print(f"work directory {work}; log {log}", flush=True)
-    if run(["ninja", "-C", build, "-j2"], src, log) != 0:
+    mutants.sort(key=lambda m: m["file"].endswith(".h"))  # stable: headers last
+    campaign = Campaign(src, build, log, args.timeout_multiplier)
+    results = {}
+    first = [m for m in mutants if m.get("first")]
+    names = sorted({t for m in first for t in m["first"].split()})
+    if campaign.rebuild(names) != 0:
         sys.exit(f"the unmutated tree does not build: {log}")
-    # the unmutated suite must pass, or every mutant would count as killed
-    if run(["meson", "test", "-C", build, "--no-rebuild", "--no-suite", "format",
-            "--num-processes", "2",
-            "--timeout-multiplier", str(max(1.0, args.timeout_multiplier))], src, log) != 0:
-        sys.exit(f"the unmutated suite fails ({first_failure(build)}): {log}")
-    results = []
-    for k, m in enumerate(mutants, 1):
-        path = os.path.join(src, m["file"])
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            results.append((m, "error", f"cannot read {m['file']}: {e.strerror}"))
-            continue
-        count = text.count(m["old"])
-        if count != 1:
-            results.append((m, "error", f"'old' found {count} times in {m['file']}"))
-            print(f"[{k}/{len(mutants)}] {m['id']}: ERROR ({results[-1][2]})", flush=True)
-            continue
-        t0 = time.time()
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text.replace(m["old"], m["new"]))
-        try:
-            if run(["ninja", "-C", build, "-j2"], src, log) != 0:
-                outcome, detail = "error", "does not build"
-            else:
-                rc = run(["meson", "test", "-C", build, "--no-rebuild", "--maxfail", "1",
-                          "--no-suite", "format",
-                          "--num-processes", "2",
-                          "--timeout-multiplier", str(args.timeout_multiplier),
-                          "--print-errorlogs"], src, log, timeout=3600)
-                killer = first_failure(build)
-                outcome = "killed" if rc != 0 else "survived"
-                detail = killer if rc != 0 else ""
-        finally:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-        results.append((m, outcome, detail))
-        print(f"[{k}/{len(mutants)}] {m['id']}: {outcome.upper()} {detail} "
-              f"({time.time() - t0:.0f} s)", flush=True)
+    if first:
+        campaign.baseline(names)
+        for k, m in enumerate(first, 1):
+            outcome, detail = campaign.mutant(m, m["first"].split(), k, len(first))
+            if outcome != "survived":
+                results[m["id"]] = (m, outcome, detail)
+    rest = [m for m in mutants if m["id"] not in results]
+    if args.first_only:
+        results.update((m["id"], (m, "undecided", "not killed by its first tests")) for m in rest)
+        rest = []
+    if rest:
+        if campaign.rebuild() != 0:
+            sys.exit(f"the unmutated tree does not build: {log}")
+        campaign.baseline([])
+        for k, m in enumerate(rest, 1):
+            results[m["id"]] = (m, *campaign.mutant(m, [], k, len(rest)))
+    results = [results[m["id"]] for m in mutants]
     run(["ninja", "-C", build, "-j2"], src, log)  # leave the copy built unmutated
-    counted = [r for r in results if r[1] != "error"]
+    counted = [r for r in results if r[1] not in ("error", "undecided")]
     killed = sum(1 for r in counted if r[1] == "killed")
     errors = [r for r in results if r[1] == "error"]
     rate = 100.0 * killed / len(counted) if counted else 0.0

@@ -47,6 +47,18 @@ typedef struct mcd_fc3d {
     double *mu; /* nc, >= 0 */
 } mcd_fc3d;
 
+/* A contact's rows from its first row nb + 3k, Siconos' order: normal
+ * first, then the two tangents (row nb + 3k + MCD_FC3D_T1, ...). The
+ * contact layer's mcd_contact_row (MCD_ROW_N, MCD_ROW_F, MCD_ROW_O in
+ * contact.h) names the same rows and agrees: contact_impact.c checks it
+ * at compile time. */
+typedef enum mcd_fc3d_row {
+    MCD_FC3D_N = 0,   /* normal */
+    MCD_FC3D_T1 = 1,  /* first tangent */
+    MCD_FC3D_T2 = 2,  /* second tangent */
+    MCD_FC3D_ROWS = 3 /* rows per contact */
+} mcd_fc3d_row;
+
 static inline int mcd_fc3d_size(const mcd_fc3d *p)
 {
     return p->nb + 3 * p->nc;

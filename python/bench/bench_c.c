@@ -13,16 +13,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "../../src/base/clock.h"
 
 #define BLOCKS 15
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int compare(const void *a, const void *b)
 {
@@ -74,9 +67,9 @@ static int bench_fd(const char *urdf, long count)
         for (long k = 0; k < count; k++) mcd_forward_dynamics(m, d, q, qd, tau, NULL, qdd);
     } else {
         for (int b = 0; b < BLOCKS; b++) {
-            double t0 = now();
+            double t0 = mcd_clock_seconds();
             for (int k = 0; k < 20000; k++) mcd_forward_dynamics(m, d, q, qd, tau, NULL, qdd);
-            t[b] = (now() - t0) / 20000;
+            t[b] = (mcd_clock_seconds() - t0) / 20000;
         }
         report("panda forward dynamics (C)", t);
     }
@@ -104,9 +97,9 @@ static int bench_stand(const char *yaml, long count)
     for (int k = 0; k < 1000 && !status; k++) status = mcd_runner_step(r, NULL);
     for (long k = 0; k < count && !status; k++) status = mcd_runner_step(r, NULL);
     for (int b = 0; b < BLOCKS && !status && count < 0; b++) {
-        double t0 = now();
+        double t0 = mcd_clock_seconds();
         for (int k = 0; k < 400 && !status; k++) status = mcd_runner_step(r, NULL);
-        t[b] = (now() - t0) / 400;
+        t[b] = (mcd_clock_seconds() - t0) / 400;
     }
     if (status)
         fprintf(stderr, "bench_c: %s\n", mcd_sim_error(mcd_runner_sim(r)));

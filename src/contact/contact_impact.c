@@ -8,6 +8,12 @@
 
 #include <math.h>
 
+/* The impact problem goes to the solver layer as an mcd_fc3d: the contact
+ * layer's names of a contact's rows must be the solver layer's. */
+_Static_assert((int)MCD_ROW_N == (int)MCD_FC3D_N && (int)MCD_ROW_F == (int)MCD_FC3D_T1 &&
+                   (int)MCD_ROW_O == (int)MCD_FC3D_T2,
+               "contact.h's mcd_contact_row and problem.h's mcd_fc3d_row name the same rows");
+
 mcd_status mcd_contact_impact_problem(mcd_contact_ws *w, mcd_fc3d *out)
 {
     if (!w || !out) return MCD_ERR_ARG;

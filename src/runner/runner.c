@@ -277,7 +277,19 @@ static int has_joint_columns(const mcd_body *B)
 
 static const char *const body_columns[13] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
                                              "vx", "vy", "vz", "wx", "wy", "wz"};
-static const char *const contact_columns[3] = {"Fn", "Ff", "Fo"};
+/* The CSV's and the log's contact columns (Fn, Ff, Fo): the problems' row
+ * order, index mcd_contact_row. */
+static const char *const contact_columns[3] = {
+    [MCD_ROW_N] = "Fn", [MCD_ROW_F] = "Ff", [MCD_ROW_O] = "Fo"};
+
+/* The mean force of an impulse F (F_f, F_o, F_n; index mcd_contact_axis)
+ * over dt, in the columns' order (Fn, Ff, Fo; index mcd_contact_row). */
+static void force_in_columns(const double F[3], double dt, double force[3])
+{
+    force[MCD_ROW_N] = F[MCD_AXIS_N] / dt;
+    force[MCD_ROW_F] = F[MCD_AXIS_F] / dt;
+    force[MCD_ROW_O] = F[MCD_AXIS_O] / dt;
+}
 
 void mcd_runner_csv_header(const mcd_runner *r, FILE *out)
 {
@@ -401,10 +413,9 @@ void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
     for (int s = 0; s < r->slots; s++) {
         csv_reserve(&l, 3 * VALUE + 1);
         if (s < nc) {
-            const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
-            csv_double(&l, F[2] / r->dt);
-            csv_double(&l, F[0] / r->dt);
-            csv_double(&l, F[1] / r->dt);
+            double force[3];
+            force_in_columns(mcd_contact_impulse(cw, s), r->dt, force);
+            for (int c = 0; c < 3; c++) csv_double(&l, force[c]);
         } else {
             memcpy(l.text + l.len, ",,,", 3);
             l.len += 3;
@@ -429,7 +440,6 @@ mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *
     if (status != MCD_OK) return status;
     const mcd_contact_ws *cw = mcd_sim_contact_ws(r->sim);
     for (int s = 0; s < nc; s++) {
-        const double *F = mcd_contact_impulse(cw, s); /* (F_f, F_o, F_n) impulses */
         mcd_log_contact *c = &r->log_contact[s];
         mcd_contact_force world;
         if ((status = mcd_sim_contact_force(r->sim, s, &world)) != MCD_OK)
@@ -437,7 +447,7 @@ mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *
         c->body_a = world.body_a, c->body_b = world.body_b;
         mcd_v3_copy(c->point, world.point);
         mcd_v3_copy(c->normal, world.normal);
-        c->force[0] = F[2] / r->dt, c->force[1] = F[0] / r->dt, c->force[2] = F[1] / r->dt;
+        force_in_columns(mcd_contact_impulse(cw, s), r->dt, c->force);
         mcd_v3_copy(c->force_world, world.force);
     }
     mcd_log_step step = {

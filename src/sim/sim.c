@@ -157,7 +157,9 @@ mcd_status mcd_sim_contact_force(const mcd_sim *s, int k, mcd_contact_force *out
     mcd_v3_copy(out->point, p->pos);
     mcd_v3_copy(out->normal, p->normal);
     for (int i = 0; i < 3; i++) { /* F_f f + F_o o + F_n eta */
-        out->impulse[i] = F[0] * E[i] + F[1] * E[3 + i] + F[2] * E[6 + i];
+        out->impulse[i] = F[MCD_AXIS_F] * E[3 * MCD_AXIS_F + i] +
+                          F[MCD_AXIS_O] * E[3 * MCD_AXIS_O + i] +
+                          F[MCD_AXIS_N] * E[3 * MCD_AXIS_N + i];
         out->force[i] = out->impulse[i] / s->opt.dt;
     }
     return MCD_OK;

@@ -21,11 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../solver/small_dense.h"
 #include "mcdyn/impact.h"
 #include "mcdyn/restitution.h"
 
 #define IMPACT_ROUNDS 8    /* impacts per step before the rest is sustained contact */
 #define IMPACT_TOUCH  1e-9 /* [m] gap after the step's approach below which a contact takes part */
+#define IMPACT_PIVOT_FLOOR                                                                         \
+    1e-13 /* W_bb's pivots relative to its largest diagonal (redundant closures) */
 
 struct mcd_sim_impact {
     mcd_stronge_ws *stronge;
@@ -34,8 +37,8 @@ struct mcd_sim_impact {
     double *mu, *e;   /* per selected contact */
     double *P, *full; /* its impulse; the impulse in the step's rows */
     double *vnow;     /* the step's rows: nu- + W (impulses so far) */
-    double *L;        /* nb x nb Cholesky factor of W_bb (stronge with closures) */
-    double *X;        /* nb x 3 n: W_bb^-1 W_bc */
+    double *U;        /* nb x nb Cholesky factor of W_bb = U^T U (stronge with closures) */
+    double *Xt;       /* 3 n x nb: (W_bb^-1 W_bc)^T = W_cb W_bb^-1 */
     double *work;     /* mcd_maxdiss_work_size doubles */
 };
 
@@ -54,10 +57,10 @@ mcd_status mcd_sim_impact_create(mcd_sim *s, mcd_error *err)
     w->mu = malloc(k * sizeof *w->mu), w->e = malloc(k * sizeof *w->e);
     w->P = malloc(nr * sizeof *w->P), w->full = malloc(nr * sizeof *w->full);
     w->vnow = malloc(nr * sizeof *w->vnow);
-    w->L = malloc(b * b * sizeof *w->L), w->X = malloc(b * 3 * k * sizeof *w->X);
+    w->U = malloc(b * b * sizeof *w->U), w->Xt = malloc(b * 3 * k * sizeof *w->Xt);
     w->work = malloc((mcd_maxdiss_work_size(&largest) + 1) * sizeof *w->work);
-    if (!w->sel || !w->W || !w->v || !w->mu || !w->e || !w->P || !w->full || !w->vnow || !w->L ||
-        !w->X || !w->work)
+    if (!w->sel || !w->W || !w->v || !w->mu || !w->e || !w->P || !w->full || !w->vnow || !w->U ||
+        !w->Xt || !w->work)
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for the impact phase");
     return mcd_stronge_ws_create(K, &w->stronge, err);
 }
@@ -68,7 +71,7 @@ void mcd_sim_impact_free(mcd_sim *s)
     if (!w) return;
     mcd_stronge_ws_free(w->stronge);
     free(w->sel), free(w->W), free(w->v), free(w->mu), free(w->e), free(w->P), free(w->full);
-    free(w->vnow), free(w->L), free(w->X), free(w->work);
+    free(w->vnow), free(w->U), free(w->Xt), free(w->work);
     free(w);
     s->impact = NULL;
 }
@@ -82,7 +85,7 @@ static int select_contacts(const mcd_sim *s, const mcd_fc3d *p, int *closing)
     int n = 0;
     *closing = 0;
     for (int k = 0; k < p->nc; k++) {
-        const double vn = w->vnow[p->nb + 3 * k], gap = s->contacts[k].gap;
+        const double vn = w->vnow[p->nb + 3 * k + MCD_ROW_N], gap = s->contacts[k].gap;
         if (gap + fmin(vn, 0.0) * dt > IMPACT_TOUCH) continue;
         w->sel[n++] = k;
         *closing += vn < -ve && gap + vn * dt < 0;
@@ -110,56 +113,34 @@ static void gather(const mcd_sim *s, const mcd_fc3d *p, int n)
     }
 }
 
-/* Cholesky factor (lower, row-major) of the nb x nb SPD A with a relative
- * pivot floor (redundant closures). */
-static void cholesky(const double *A, int lda, int n, double *L)
-{
-    double dmax = 0.0;
-    for (int i = 0; i < n; i++) dmax = fmax(dmax, A[(size_t)i * lda + i]);
-    for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++) {
-            double v = A[(size_t)i * lda + j];
-            for (int k = 0; k < j; k++) v -= L[i * n + k] * L[j * n + k];
-            if (i == j)
-                L[j * n + j] = sqrt(fmax(v, 1e-13 * dmax + 1e-300));
-            else
-                L[i * n + j] = v / L[j * n + j];
-        }
-}
-
-/* x = A^-1 x with A = L L^T. */
-static void cholesky_solve(const double *L, int n, double *x, int stride)
-{
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < i; k++) x[i * stride] -= L[i * n + k] * x[k * stride];
-        x[i * stride] /= L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        for (int k = i + 1; k < n; k++) x[i * stride] -= L[k * n + i] * x[k * stride];
-        x[i * stride] /= L[i * n + i];
-    }
-}
-
 /* Stronge's law on the selected rows. With closure rows b, their impulse
  * keeps nu_b: the contacts see W_cc - W_cb W_bb^-1 W_bc and nu_c - W_cb
- * W_bb^-1 nu_b, and p_b = -W_bb^-1 (nu_b + W_bc P_c). */
+ * W_bb^-1 nu_b, and p_b = -W_bb^-1 (nu_b + W_bc P_c). W_bb is factored by
+ * small_dense.h's floored Cholesky (redundant closures make it singular);
+ * Xt = W_cb W_bb^-1 row by row (W_bb symmetric: row i of Xt solves W_bb x =
+ * row i of W_cb). */
 static mcd_status stronge(mcd_sim *s, int nb, int n, mcd_error *e)
 {
     struct mcd_sim_impact *w = s->impact;
     const int ns = nb + 3 * n, m = 3 * n;
     double *Wc = w->W + (size_t)nb * ns + nb, *vc = w->v + nb;
     if (nb > 0) {
-        cholesky(w->W, ns, nb, w->L);
         for (int i = 0; i < nb; i++)
-            for (int j = 0; j < m; j++) w->X[i * m + j] = w->W[(size_t)i * ns + nb + j];
-        for (int j = 0; j < m; j++) cholesky_solve(w->L, nb, w->X + j, m);
+            memcpy(w->U + (size_t)i * nb, w->W + (size_t)i * ns, (size_t)nb * sizeof *w->U);
+        mcd_small_cholesky_floored(nb, w->U, IMPACT_PIVOT_FLOOR);
         for (int i = 0; i < m; i++) {
+            double *Xi = w->Xt + (size_t)i * nb;
+            memcpy(Xi, w->W + (size_t)(nb + i) * ns, (size_t)nb * sizeof *Xi);
+            mcd_small_cholesky_solve(nb, w->U, Xi);
+        }
+        for (int i = 0; i < m; i++) {
+            const double *Wib = w->W + (size_t)(nb + i) * ns; /* row i of W_cb */
             for (int j = 0; j < m; j++) {
                 double t = 0.0;
-                for (int k = 0; k < nb; k++) t += w->W[(size_t)(nb + i) * ns + k] * w->X[k * m + j];
+                for (int k = 0; k < nb; k++) t += Wib[k] * w->Xt[(size_t)j * nb + k];
                 Wc[(size_t)i * ns + j] -= t;
             }
-            for (int k = 0; k < nb; k++) vc[i] -= w->X[k * m + i] * w->v[k];
+            for (int k = 0; k < nb; k++) vc[i] -= w->Xt[(size_t)i * nb + k] * w->v[k];
         }
         for (int i = 0; i < m; i++) /* compact the contact block to stride m */
             memmove(w->W + (size_t)i * m, Wc + (size_t)i * ns, (size_t)m * sizeof *w->W);
@@ -175,13 +156,13 @@ static mcd_status stronge(mcd_sim *s, int nb, int n, mcd_error *e)
     mcd_status r =
         mcd_stronge_solve(w->stronge, n, w->W, w->v, w->mu, w->e, NULL, w->P + nb, NULL, e);
     if (r != MCD_OK || nb == 0) return r;
-    for (int k = 0; k < nb; k++) { /* p_b = -(W_bb^-1 nu_b + X P_c) */
+    for (int k = 0; k < nb; k++) { /* p_b = -(W_bb^-1 nu_b + X P_c), X = Xt^T */
         double t = 0.0;
-        for (int j = 0; j < m; j++) t += w->X[k * m + j] * w->P[nb + j];
+        for (int j = 0; j < m; j++) t += w->Xt[(size_t)j * nb + k] * w->P[nb + j];
         w->P[k] = -t;
     }
     for (int k = 0; k < nb; k++) w->full[k] = w->vnow[k];
-    cholesky_solve(w->L, nb, w->full, 1);
+    mcd_small_cholesky_solve(nb, w->U, w->full);
     for (int k = 0; k < nb; k++) w->P[k] -= w->full[k];
     return MCD_OK;
 }

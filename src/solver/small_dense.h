@@ -1,7 +1,12 @@
-/* Private: a dense Cholesky kernel for the small symmetric positive
- * definite systems of the Levenberg-Marquardt step (lm_projected.c), in
- * plain C without LAPACK's per-call overhead (argument checks, scaling,
- * NaN scans), which dominates the O(n^3) work for n below a few dozen.
+/* Private: a dense Cholesky kernel for small symmetric positive
+ * (semi)definite systems, in plain C without LAPACK's per-call overhead
+ * (argument checks, scaling, NaN scans), which dominates the O(n^3) work
+ * for n below a few dozen. Its users: the Levenberg-Marquardt step
+ * (lm_projected.c, mcd_small_cholesky: a failed factor rejects the step)
+ * and the Schur complement of the closure rows in the impact phase
+ * (src/sim/sim_impact.c, mcd_small_cholesky_floored: redundant closures
+ * make W_bb singular, and the floor regularises it). Larger or sparse
+ * systems use LAPACK (dpotrf) or CHOLMOD.
  *
  * Storage: row-major n x n, leading dimension n; only the upper triangle
  * (j >= i) is read and written, so that every inner loop runs over
@@ -22,8 +27,14 @@ void mcd_small_normal_matrix(int n, const double *J, double lambda, double *N);
  * partial factor. pivot_min in [0, 1). */
 int mcd_small_cholesky(int n, double *A, double pivot_min);
 
-/* b := A^{-1} b with the factor U of mcd_small_cholesky (U^T y = b, then
- * U x = y). */
+/* As mcd_small_cholesky, but a pivot d_i below the floor pivot_floor *
+ * max_j A_jj + 1e-300 (or NaN) is raised to the floor instead of failing: the factor of A + D, D >=
+ * 0 diagonal, for a positive semidefinite A (redundant rows). Always succeeds. pivot_floor in [0,
+ * 1). */
+void mcd_small_cholesky_floored(int n, double *A, double pivot_floor);
+
+/* b := A^{-1} b with the factor U of mcd_small_cholesky or
+ * mcd_small_cholesky_floored (U^T y = b, then U x = y). */
 void mcd_small_cholesky_solve(int n, const double *U, double *b);
 
 /* The least-squares solution d of the stacked system

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/status.h"
 
 START_TEST(every_status_has_its_own_name)
@@ -34,9 +35,5 @@ int main(void)
     tcase_add_test(tc, every_status_has_its_own_name);
     tcase_add_test(tc, out_of_range_is_unknown);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "../tools/atomic_file.h"
 
 #define RACING_OUTPUTS     4000 /* outputs written by the racing writer */
@@ -171,9 +172,5 @@ int main(void)
     tcase_add_test(tc, other_threads_keep_their_umask);
     tcase_add_test(tc, concurrent_outputs_get_distinct_temporaries);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "json_scan.h"
 #include "cli_fixture.h"
 
@@ -277,9 +278,5 @@ int main(void)
     tcase_add_test(bad, test_query_missing_model_argument);
     tcase_add_test(bad, test_query_truncated_urdf);
     suite_add_tcase(s, bad);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "cli_fixture.h"
 
 /* Every piece of syntax a gnuplot script or a shell could act on, each
@@ -468,9 +469,5 @@ Suite *cli_reliability_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cli_reliability_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(cli_reliability_suite());
 }

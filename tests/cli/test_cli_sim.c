@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "cli_fixture.h"
 
 static char tmpdir[256];
@@ -210,9 +211,5 @@ Suite *cli_sim_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(cli_sim_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(cli_sim_suite());
 }

@@ -11,16 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mcdyn/mcdyn.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "base/clock.h"
 
 /* The a1 with a plane on the world; NULL on failure (message printed). */
 static mcd_model *load(const char *urdf)
@@ -95,9 +88,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < 1000; k++) mcd_collision_detect(w, m, d, c, 256, &n, &err);
     double best = 1e9;
     for (int r = 0; r < rounds; r++) {
-        double t0 = now();
+        double t0 = mcd_clock_seconds();
         for (int k = 0; k < per_round; k++) mcd_collision_detect(w, m, d, c, 256, &n, &err);
-        double t = (now() - t0) / per_round;
+        double t = (mcd_clock_seconds() - t0) / per_round;
         if (t < best) best = t;
     }
     printf("%d geoms, %d contacts, best of %d x %d: %.3f us per detection\n", m->ngeom, n, rounds,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "collision_fixture.h"
 
 static void expect_msg(const mcd_error *err, const char *fragment)
@@ -233,9 +234,5 @@ int main(void)
     tcase_add_test(tc, option_errors);
     tcase_add_test(tc, invalid_sizes);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(su);
 }

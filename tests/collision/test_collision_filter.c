@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "collision_fixture.h"
 
 /* A chain base -> l1 -> l2 -> l3 of revolute joints about x, links 1 m
@@ -235,9 +236,5 @@ int main(void)
     tcase_add_test(tc, fixed_links_merge_into_one_body);
     tcase_add_test(tc, different_robots_always_collide);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(su);
 }

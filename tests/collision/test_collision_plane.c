@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "collision_fixture.h"
 
 /* A plane on the world (geom 0) and one free body "b" with one geom (1). */
@@ -203,9 +204,5 @@ int main(void)
     tcase_add_test(tc, activation_distance_at_random_orientations);
     tcase_add_test(tc, resting_support_is_stable);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(su);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "collision_fixture.h"
 
 static int count_pair(const scene *s, int ga, int gb)
@@ -612,9 +613,5 @@ int main(void)
     tcase_add_test(tc, without_perturbation_one_point);
     tcase_add_test(tc, same_configuration_same_output);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(su);
 }

@@ -20,6 +20,12 @@ mcd_model *scene_free_body(const char *name, double mass, const double inertia[3
     return m;
 }
 
+mcd_model *scene_ball_model(void)
+{
+    const double inertia[3] = {0.4, 0.4, 0.4}; /* 2/5 m r^2 */
+    return scene_free_body("ball", 1.0, inertia, NULL);
+}
+
 mcd_model *scene_box_model(void)
 {
     const double I = 4 * SCENE_BOX_HALF * SCENE_BOX_HALF / 6.0; /* m (2 HALF)^2 / 6 */

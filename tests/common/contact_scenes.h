@@ -11,6 +11,11 @@
  * axes), under gravity g (NULL: the builder's default). Asserts success. */
 mcd_model *scene_free_body(const char *name, double mass, const double inertia[3], const double *g);
 
+/* A solid ball of radius 1 m and 1 kg ("ball", inertia 2/5 m r^2 = 0.4,
+ * default gravity), the sphere of Mylapilli & Jain's Sec. 6.1; its contact
+ * providers are the tests' own. */
+mcd_model *scene_ball_model(void);
+
 /* The box scene: a 1 kg cube of side 2 SCENE_BOX_HALF = 1 m ("box", default
  * gravity). scene_box_plane is its contact provider: the four bottom
  * corners against the plane z = 0, made when within 1 cm, mu = 0.5,

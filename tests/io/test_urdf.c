@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "urdf_fixture.h"
 
 #define TOL 1e-12
@@ -674,9 +675,5 @@ static Suite *urdf_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(urdf_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(urdf_suite());
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "urdf_fixture.h"
 
 #define INERTIA_1 "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/>"
@@ -369,9 +370,5 @@ static Suite *urdf_errors_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(urdf_errors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(urdf_errors_suite());
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "urdf_fixture.h"
 
 #define TOL 1e-12
@@ -238,9 +239,5 @@ static Suite *urdf_into_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(urdf_into_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(urdf_into_suite());
 }

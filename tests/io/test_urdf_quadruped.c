@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "mcdyn/collision.h"
 #include "mcdyn/dynamics.h"
 #include "urdf_fixture.h"
@@ -337,9 +338,5 @@ int main(void)
     tcase_add_test(tc, sim_package_path);
     tcase_add_test(tc, shared_models_no_visual_warnings);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(su);
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/closure.h"
 #include "mcdyn/collision.h"
 #include "mcdyn/dynamics.h"
@@ -405,9 +406,5 @@ static Suite *models_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(models_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(models_suite());
 }

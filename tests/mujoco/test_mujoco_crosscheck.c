@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "coordinate_map.h"
 #include "mcdyn/dynamics.h"
 #include "mcdyn/urdf.h"
@@ -278,9 +279,5 @@ int main(void)
     TCase *tc = tcase_create("robots");
     tcase_add_loop_test(tc, test_robot_matches_mujoco, 0, sizeof robots / sizeof *robots);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

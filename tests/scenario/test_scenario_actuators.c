@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "scenario_fixture.h"
 
 #define ARM "robots:\n  - urdf: act_arm.urdf\n"
@@ -196,9 +197,5 @@ static Suite *actuators_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(actuators_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(actuators_suite());
 }

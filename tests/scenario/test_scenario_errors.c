@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "scenario_fixture.h"
 
 #define FOUR_BAR "robots:\n  - urdf: four_bar.urdf\n"
@@ -462,9 +463,5 @@ static Suite *errors_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(errors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(errors_suite());
 }

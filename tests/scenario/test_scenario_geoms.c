@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 #include "scenario_fixture.h"
@@ -156,9 +157,5 @@ int main(void)
     tcase_add_test(tc, solo12_scene_shapes);
     tcase_add_test(tc, geom_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "scenario_fixture.h"
 
 #define TOL 1e-12
@@ -456,9 +457,5 @@ static Suite *scenario_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(scenario_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(scenario_suite());
 }

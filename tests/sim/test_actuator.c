@@ -18,21 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
+#include "scenario/scenario_fixture.h"
 #include "mcdyn/runner.h"
-
-/* The scenario yaml, relative files in tests/scenario/data. */
-static mcd_scenario *load(const char *yaml)
-{
-    char dir[1024];
-    const char *src = getenv("MCDYN_SOURCE");
-    snprintf(dir, sizeof dir, "%s/tests/scenario/data", src ? src : ".");
-    mcd_scenario *sc = NULL;
-    mcd_error err = {0};
-    ck_assert_msg(mcd_scenario_load_string(yaml, "test.yaml", dir, &sc, &err) == MCD_OK, "%s",
-                  err.msg);
-    return sc;
-}
 
 static mcd_runner *runner(const mcd_scenario *sc)
 {
@@ -56,7 +45,7 @@ static mcd_scenario *arm(const char *j1_limit)
              "      - {joints: [j2], type: velocity, kd: 2, target: 1}\n"
              "dt: 0.01\n",
              j1_limit);
-    return load(yaml);
+    return load_string_ok(yaml);
 }
 
 /* One step of the arm; checks (M + h D) a + C = tau (a = (qd+ - qd)/h) with
@@ -119,10 +108,10 @@ static double csv_target(const double *v, double t, double *slope)
 
 START_TEST(file_targets_interpolate)
 {
-    mcd_scenario *sc = load("robots:\n  - urdf: act_arm.urdf\n    actuators:\n"
-                            "      - {joints: all, type: position, kp: 3, kd: 0.5,\n"
-                            "         target: {file: act_target.csv}}\n"
-                            "dt: 0.05\nduration: 3.5\n");
+    mcd_scenario *sc = load_string_ok("robots:\n  - urdf: act_arm.urdf\n    actuators:\n"
+                                      "      - {joints: all, type: position, kp: 3, kd: 0.5,\n"
+                                      "         target: {file: act_target.csv}}\n"
+                                      "dt: 0.05\nduration: 3.5\n");
     mcd_runner *r = runner(sc);
     mcd_sim *s = mcd_runner_sim(r);
     const double v[2][3] = {{0, 2, 2}, {1, 1, -1}}; /* act_target.csv's j1, j2 */
@@ -165,7 +154,7 @@ static mcd_status stiff_a1(int implicit, double *err_q, char *msg, size_t len)
              "         type: position, kp: 1.0e4, kd: 100, target: -1.6}\n"
              "dt: 0.001\nduration: 0.5\ncontact: {joint_limits: false}\n",
              shared ? shared : "../shared");
-    mcd_scenario *sc = load(yaml);
+    mcd_scenario *sc = load_string_ok(yaml);
     ck_assert_int_eq(sc->nactuator, 12);
     mcd_runner *r = runner(sc);
     mcd_sim *s = mcd_runner_sim(r);
@@ -215,9 +204,5 @@ static Suite *actuator_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(actuator_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(actuator_suite());
 }

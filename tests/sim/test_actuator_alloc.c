@@ -7,26 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "common/alloc_counter.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
+#include "scenario/scenario_fixture.h"
 
 START_TEST(actuated_steps_do_not_allocate)
 {
-    char dir[1024];
-    const char *src = getenv("MCDYN_SOURCE");
-    snprintf(dir, sizeof dir, "%s/tests/scenario/data", src ? src : ".");
-    mcd_scenario *sc = NULL;
+    mcd_scenario *sc = load_string_ok(
+        "robots:\n  - urdf: act_arm.urdf\n    actuators:\n"
+        "      - {joints: all, type: position, kp: 3, kd: 0.5,\n"
+        "         target: {file: act_target.csv}, effort_limit: 1}\n"
+        "      - {joints: [j2], type: velocity, kd: 2, target: 1, feedforward: 0.1}\n"
+        "dt: 0.02\nduration: 4\n");
     mcd_runner *r = NULL;
     mcd_error err = {0};
-    ck_assert_msg(mcd_scenario_load_string(
-                      "robots:\n  - urdf: act_arm.urdf\n    actuators:\n"
-                      "      - {joints: all, type: position, kp: 3, kd: 0.5,\n"
-                      "         target: {file: act_target.csv}, effort_limit: 1}\n"
-                      "      - {joints: [j2], type: velocity, kd: 2, target: 1, feedforward: 0.1}\n"
-                      "dt: 0.02\nduration: 4\n",
-                      "alloc.yaml", dir, &sc, &err) == MCD_OK,
-                  "%s", err.msg);
     ck_assert_msg(mcd_runner_create(sc, NULL, &r, &err) == MCD_OK, "%s", err.msg);
     long total = 0;
     for (long n = 0; n < mcd_runner_steps(r); n++) {
@@ -48,9 +44,5 @@ int main(void)
     TCase *tc = tcase_create("alloc");
     tcase_add_test(tc, actuated_steps_do_not_allocate);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

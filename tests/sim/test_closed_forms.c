@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
+#include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 
 #define G  9.81
@@ -168,17 +170,7 @@ static mcd_status penetrating_ball(void *user, const mcd_model *m, const mcd_dat
 
 static double vz_after_impact(double v)
 {
-    mcd_builder *b = NULL;
-    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
-    mcd_link_desc l = mcd_link_desc_default();
-    l.name = "ball";
-    l.jtype = MCD_JOINT_FREE;
-    l.mass.mass = 1.0;
-    l.mass.inertia[0] = l.mass.inertia[4] = l.mass.inertia[8] = 0.4;
-    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
-    mcd_model *m = NULL;
-    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
-    mcd_builder_free(b);
+    mcd_model *m = scene_ball_model();
     mcd_sim *s = make_sim(m, MCD_INTEGRATOR_EULER, DT);
     mcd_sim_set_contact_provider(s, penetrating_ball, NULL);
     double q[7] = {0, 0, 1.0 - DEPTH, 1, 0, 0, 0}, qd[6] = {0, 0, -v, 0, 0, 0};
@@ -217,9 +209,5 @@ static Suite *closed_forms_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(closed_forms_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(closed_forms_suite());
 }

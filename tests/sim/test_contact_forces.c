@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 
@@ -62,9 +63,5 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, resting_box_forces_balance_its_weight);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
 
 static mcd_model *load_panda(void)
@@ -148,9 +149,5 @@ int main(void)
     tcase_add_test(tc, gravity_compensation_in_the_scratch_data);
     tcase_add_test(tc, controller_failure_is_reported);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/dynamics.h"
 #include "mcdyn/sim.h"
 #include "mcdyn/urdf.h"
@@ -195,9 +196,5 @@ int main(void)
     tcase_add_test(tc, slow_divergence_is_stopped);
     tcase_add_test(tc, factor_zero_turns_the_guard_off);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

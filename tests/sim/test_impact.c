@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 
@@ -364,9 +365,5 @@ Suite *impact_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(impact_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(impact_suite());
 }

@@ -20,19 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
-
-static mcd_scenario *load(const char *yaml)
-{
-    char dir[1024];
-    const char *src = getenv("MCDYN_SOURCE");
-    snprintf(dir, sizeof dir, "%s/tests/scenario/data", src ? src : ".");
-    mcd_scenario *sc = NULL;
-    mcd_error err = {0};
-    ck_assert_msg(mcd_scenario_load_string(yaml, "test.yaml", dir, &sc, &err) == MCD_OK, "%s",
-                  err.msg);
-    return sc;
-}
+#include "scenario/scenario_fixture.h"
 
 static mcd_sim *make_sim(const mcd_scenario *sc, mcd_step_method method, mcd_impact_law law)
 {
@@ -52,8 +42,8 @@ static mcd_sim *make_sim(const mcd_scenario *sc, mcd_step_method method, mcd_imp
  * after 0.1 s). Returns the largest excursion beyond a limit [rad]. */
 static double thrown(mcd_step_method method, mcd_impact_law law, int limits_on)
 {
-    mcd_scenario *sc = load("gravity: [0, 0, 0]\nrobots:\n  - urdf: limit_pendulum.urdf\n"
-                            "    qd: {hinge: 5}\n");
+    mcd_scenario *sc = load_string_ok("gravity: [0, 0, 0]\nrobots:\n  - urdf: limit_pendulum.urdf\n"
+                                      "    qd: {hinge: 5}\n");
     mcd_sim *s = make_sim(sc, method, law);
     mcd_sim_set_joint_limits(s, limits_on);
     const char *name = mcd_step_method_name(method);
@@ -116,7 +106,8 @@ START_TEST(arm_rests_on_its_limits)
 {
     const mcd_step_method method = (mcd_step_method)_i;
     const char *name = mcd_step_method_name(method);
-    mcd_scenario *sc = load("robots:\n  - urdf: limit_arm.urdf\n    q: {j1: 1, j2: 0.5}\n");
+    mcd_scenario *sc =
+        load_string_ok("robots:\n  - urdf: limit_arm.urdf\n    q: {j1: 1, j2: 0.5}\n");
     mcd_sim *s = make_sim(sc, method, MCD_IMPACT_NEWTON);
     const mcd_model *m = sc->model;
     const double h = 1e-3, zero[2] = {0, 0};
@@ -158,9 +149,5 @@ static Suite *limits_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(limits_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(limits_suite());
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 
@@ -262,9 +263,5 @@ Suite *runner_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(runner_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(runner_suite());
 }

@@ -11,16 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "box_grid.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "base/clock.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -49,8 +42,8 @@ static int run(mcd_step_method method, int n, int fixed_steps)
     const int runs = fixed_steps > 0 ? 1 : 5, max_steps = fixed_steps > 0 ? fixed_steps : 200;
     for (int r = 0; r < runs; r++) {
         int k = 0;
-        const double t0 = now();
-        for (; k < max_steps && (fixed_steps > 0 || now() - t0 < 1.0); k++) {
+        const double t0 = mcd_clock_seconds();
+        for (; k < max_steps && (fixed_steps > 0 || mcd_clock_seconds() - t0 < 1.0); k++) {
             mcd_step_stats st;
             if (mcd_sim_step(s, &st) != MCD_OK) {
                 fprintf(stderr, "%s\n", mcd_sim_error(s));
@@ -58,7 +51,7 @@ static int run(mcd_step_method method, int n, int fixed_steps)
             }
             iters += st.iterations, steps++;
         }
-        us[r] = 1e6 * (now() - t0) / k;
+        us[r] = 1e6 * (mcd_clock_seconds() - t0) / k;
     }
     qsort(us, (size_t)runs, sizeof *us, cmp);
     printf("%-12s K = %5d  %10.1f us/step  %.1f iterations/step\n", mcd_step_method_name(method),
