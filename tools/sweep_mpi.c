@@ -16,14 +16,12 @@ enum { CHUNK_MAX = 1024 };
  * it then answers within a millisecond, while the threads run cases. */
 static const long POLL_NS = 1000000;
 
-/* Messages sent and not yet taken by their receiver. A blocking MPI_Send
- * returns only once the receiver's MPI has taken the message (OpenMPI's
- * shared-memory transport hands the sender its buffer back then), and it
- * spins on its core meanwhile: up to the receiver's next poll (POLL_NS), on
- * the core a thread of this rank runs cases on (docs/performance.md,
- * "Sweeps": rank 1 spent 2.9 ms of CPU per row in MPI_Send). So every
- * message goes by MPI_Isend, its buffer kept here until MPI_Test says it is
- * gone. */
+/* Messages sent and not yet taken by their receiver. OpenMPI's blocking
+ * MPI_Send of a row returned only once the receiver's MPI had taken it, at
+ * the receiver's next poll (POLL_NS), and spun meanwhile, on the core a
+ * thread of this rank runs cases on (docs/performance.md, "Sweeps": rank 1
+ * spent 2.9 ms of CPU per row in MPI_Send). So every message goes by
+ * MPI_Isend, its buffer kept here until MPI_Test says it is gone. */
 typedef struct outbox {
     MPI_Request *request;
     void **buffer;

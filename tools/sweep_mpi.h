@@ -15,10 +15,10 @@
  * messages, and otherwise sleeps, leaving the cores to the cases. It never
  * waits in a blocking MPI call, which would spin on one: it receives into
  * receives posted beforehand or after MPI_Iprobe has found the message,
- * and sends with MPI_Isend (a blocking MPI_Send spins until the receiver's
- * next poll). The first message of a rank
- * carries its sweep's fingerprint and its number of threads: a rank that
- * read different files gets no case. */
+ * and sends with MPI_Isend (OpenMPI's blocking MPI_Send spun until the
+ * receiver's next poll). The first message of a rank carries its sweep's
+ * fingerprint and its number of threads: a rank that read different files
+ * gets no case. */
 #ifndef MCDYN_TOOLS_SWEEP_MPI_H
 #define MCDYN_TOOLS_SWEEP_MPI_H
 
