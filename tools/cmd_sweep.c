@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/runner.h"
@@ -198,6 +199,9 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
         return 1;
     }
     sweep_queue_init(&q, &summary, o->progress);
+    /* The running time: from the first case started to the last row in,
+     * without the start-up of the process or the MPI job. */
+    const double t0 = mcd_clock_seconds();
     int started = sweep_pool_start(&pool, sweep_queue_feed(&q), sh, o->jobs);
 #ifdef MCDYN_HAVE_MPI
     if (size > 1 && sweep_mpi_serve(&q, size, o->jobs, sp->fingerprint)) q.error = 1;
@@ -205,6 +209,7 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
     (void)size;
 #endif
     if (started == 0) sweep_pool_join(&pool);
+    const double running = mcd_clock_seconds() - t0;
     if (!q.error && summary.done < sp->ncase)
         snprintf(q.msg, sizeof q.msg, "no case could be started"), q.error = 1;
     if (q.error && q.msg[0]) fprintf(stderr, "mcdyn sweep: %s\n", q.msg);
@@ -216,6 +221,10 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
         printf("cases             %ld (%ld run now, %ld kept from an earlier run)\n", sp->ncase,
                sp->ncase - summary.resumed, summary.resumed);
         printf("failed            %ld of those run now\n", q.failed);
+        const long now = sp->ncase - summary.resumed;
+        printf("running           %.3f s", running);
+        if (now > 0 && running > 0) printf(", %.1f cases per second", (double)now / running);
+        printf("\n");
         printf("summary           %s\n", o->out);
         if (o->h5) printf("HDF5 summary      %s\n", o->h5);
         if (o->plot.png) printf("plot              %s\n", o->plot.png);

@@ -16,6 +16,65 @@ enum { CHUNK_MAX = 1024 };
  * it then answers within a millisecond, while the threads run cases. */
 static const long POLL_NS = 1000000;
 
+/* Messages sent and not yet taken by their receiver. OpenMPI's blocking
+ * MPI_Send of a row returned only once the receiver's MPI had taken it, at
+ * the receiver's next poll (POLL_NS), and spun meanwhile, on the core a
+ * thread of this rank runs cases on (docs/performance.md, "Sweeps": rank 1
+ * spent 2.9 ms of CPU per row in MPI_Send). So every message goes by
+ * MPI_Isend, its buffer kept here until MPI_Test says it is gone. */
+typedef struct outbox {
+    MPI_Request *request;
+    void **buffer;
+    long n, cap;
+} outbox;
+
+static void *grow(void *items, long *cap, long need, size_t size)
+{
+    if (need <= *cap) return items;
+    *cap = need > 2 * *cap ? need : 2 * *cap;
+    items = realloc(items, (size_t)*cap * size);
+    if (!items) abort(); /* the command cannot go on without memory */
+    return items;
+}
+
+/* Sends count items of buffer (malloc'd, taken over) to dest. */
+static void outbox_send(outbox *o, void *buffer, int count, MPI_Datatype type, int dest, int tag)
+{
+    if (o->n == o->cap) {
+        long cap = o->cap; /* both arrays grow alike */
+        o->request = grow(o->request, &cap, o->n + 1, sizeof *o->request);
+        o->buffer = grow(o->buffer, &o->cap, o->n + 1, sizeof *o->buffer);
+    }
+    MPI_Isend(buffer, count, type, dest, tag, MPI_COMM_WORLD, &o->request[o->n]);
+    o->buffer[o->n++] = buffer;
+}
+
+/* Frees the buffers of the messages gone. */
+static void outbox_progress(outbox *o)
+{
+    long kept = 0;
+    for (long k = 0; k < o->n; k++) {
+        int done = 0;
+        MPI_Test(&o->request[k], &done, MPI_STATUS_IGNORE);
+        if (done) {
+            free(o->buffer[k]);
+        } else {
+            o->request[kept] = o->request[k];
+            o->buffer[kept++] = o->buffer[k];
+        }
+    }
+    o->n = kept;
+}
+
+/* Waits, polling, until every message is gone; frees the outbox. */
+static void outbox_drain(outbox *o)
+{
+    for (outbox_progress(o); o->n > 0; outbox_progress(o))
+        nanosleep(&(struct timespec){0, POLL_NS}, NULL);
+    free(o->request);
+    free(o->buffer);
+}
+
 int sweep_mpi_init(int *argc, char ***argv, int *rank, int *size)
 {
     int provided;
@@ -42,6 +101,7 @@ typedef struct rank_state {
 typedef struct server {
     sweep_queue *q;
     rank_state *rank;
+    outbox out;
     int threads; /* of all ranks */
     int active;  /* ranks not told to stop */
     char expect[32];
@@ -64,16 +124,18 @@ static char *poll_message(int *source)
     return text;
 }
 
-static void send_chunk(const long *cases, long n, int dest)
+/* Sends the n cases (none: stop) to rank dest. */
+static void send_chunk(server *s, const long *cases, long n, int dest)
 {
-    long long chunk[CHUNK_MAX] = {0}; /* an empty chunk (stop) is sent too */
+    long long *chunk = malloc((size_t)(n > 0 ? n : 1) * sizeof *chunk);
+    if (!chunk) abort(); /* the command cannot go on without memory */
     for (long k = 0; k < n; k++) chunk[k] = cases[k];
-    MPI_Send(chunk, (int)n, MPI_LONG_LONG, dest, TAG_CASE, MPI_COMM_WORLD);
+    outbox_send(&s->out, chunk, (int)n, MPI_LONG_LONG, dest, TAG_CASE);
 }
 
 static void stop(server *s, int r)
 {
-    send_chunk(NULL, 0, r);
+    send_chunk(s, NULL, 0, r);
     s->rank[r].stopped = 1;
     s->active--;
 }
@@ -89,7 +151,7 @@ static void give(server *s, int r)
     if (st->outstanding < 2L * st->jobs) {
         long n = sweep_queue_take_guided(s->q, s->threads, cases, CHUNK_MAX);
         st->outstanding += n;
-        if (n > 0) send_chunk(cases, n, r);
+        if (n > 0) send_chunk(s, cases, n, r);
     }
     if (st->outstanding == 0) stop(s, r);
 }
@@ -139,6 +201,7 @@ int sweep_mpi_serve(sweep_queue *q, int size, int jobs, uint64_t fingerprint)
     while (s.active > 0) {
         int source;
         char *text = poll_message(&source);
+        outbox_progress(&s.out);
         if (!text) {
             nanosleep(&(struct timespec){0, POLL_NS}, NULL);
             continue;
@@ -152,6 +215,7 @@ int sweep_mpi_serve(sweep_queue *q, int size, int jobs, uint64_t fingerprint)
         }
         give(&s, source);
     }
+    outbox_drain(&s.out);
     free(s.rank);
     return bad ? -1 : 0;
 }
@@ -168,15 +232,6 @@ typedef struct inbox {
     long nrow, caprow;
     int stopped;
 } inbox;
-
-static void *grow(void *items, long *cap, long need, size_t size)
-{
-    if (need <= *cap) return items;
-    *cap = need > 2 * *cap ? need : 2 * *cap;
-    items = realloc(items, (size_t)*cap * size);
-    if (!items) abort(); /* the command cannot go on without memory */
-    return items;
-}
 
 static long inbox_take(void *ctx)
 {
@@ -206,27 +261,29 @@ static void inbox_deliver(void *ctx, long index, char *row, int completed)
     pthread_mutex_unlock(&b->lock);
 }
 
-static void send_text(const char *text)
+/* Sends text (malloc'd, taken over) to rank 0. */
+static void send_text(outbox *o, char *text)
 {
-    MPI_Send(text, (int)strlen(text), MPI_CHAR, 0, TAG_ROW, MPI_COMM_WORLD);
+    outbox_send(o, text, (int)strlen(text), MPI_CHAR, 0, TAG_ROW);
 }
 
 /* Sends the finished rows; returns their number. */
-static long send_rows(inbox *b)
+static long send_rows(inbox *b, outbox *o)
 {
     pthread_mutex_lock(&b->lock);
     char **rows = b->rows;
     long n = b->nrow;
     b->rows = NULL, b->nrow = b->caprow = 0;
     pthread_mutex_unlock(&b->lock);
-    for (long k = 0; k < n; k++) send_text(rows[k]), free(rows[k]);
+    for (long k = 0; k < n; k++) send_text(o, rows[k]);
     free(rows);
+    outbox_progress(o);
     return n;
 }
 
-/* The chunk receive, posted before rank 0 sends: rank 0's send of a chunk
- * then completes whatever this rank's main thread is doing in MPI (sending
- * a long row to rank 0 included), so that neither waits for the other. */
+/* The chunk receive, posted before rank 0 sends: a chunk that comes is
+ * matched at once, at this rank's next MPI call, and rank 0's send of it
+ * completes. */
 typedef struct chunk_receive {
     long long chunk[CHUNK_MAX];
     MPI_Request request;
@@ -297,26 +354,29 @@ int sweep_mpi_work(const sweep_run_shared *sh, int jobs)
     inbox b;
     sweep_pool pool;
     chunk_receive c;
-    char hello_text[64];
+    outbox out = {0};
+    char *hello_text = malloc(64);
+    if (!hello_text) abort(); /* the command cannot go on without memory */
     inbox_init(&b);
     if (sweep_pool_start(&pool, (sweep_feed){inbox_take, inbox_deliver, &b}, sh, jobs)) {
         inbox_free(&b);
+        free(hello_text);
         return -1;
     }
-    snprintf(hello_text, sizeof hello_text, "#%016" PRIx64 " %d", sh->sp->fingerprint,
-             pool.nthread);
+    snprintf(hello_text, 64, "#%016" PRIx64 " %d", sh->sp->fingerprint, pool.nthread);
     post_receive(&c);
-    send_text(hello_text);
+    send_text(&out, hello_text);
     /* Rank 0 says stop once every row is back, so nothing is left to send
      * then. */
     for (int stopped = 0; !stopped;) {
-        int busy = send_rows(&b) > 0;
+        int busy = send_rows(&b, &out) > 0;
         busy |= receive_chunk(&b, &c);
         pthread_mutex_lock(&b.lock);
         stopped = b.stopped;
         pthread_mutex_unlock(&b.lock);
         if (!busy && !stopped) wait_for_rows(&b);
     }
+    outbox_drain(&out);
     sweep_pool_join(&pool);
     inbox_free(&b);
     return 0;

@@ -12,10 +12,13 @@
  *
  * Only the main thread of each rank calls MPI (MPI_THREAD_FUNNELED): it
  * wakes when a thread has a row to send and every millisecond to look for
- * messages, and otherwise sleeps, leaving the cores to the cases (a
- * blocking MPI call would spin on one). The first message of a rank
- * carries its sweep's fingerprint and its number of threads: a rank that
- * read different files gets no case. */
+ * messages, and otherwise sleeps, leaving the cores to the cases. It never
+ * waits in a blocking MPI call, which would spin on one: it receives into
+ * receives posted beforehand or after MPI_Iprobe has found the message,
+ * and sends with MPI_Isend (OpenMPI's blocking MPI_Send spun until the
+ * receiver's next poll). The first message of a rank carries its sweep's
+ * fingerprint and its number of threads: a rank that read different files
+ * gets no case. */
 #ifndef MCDYN_TOOLS_SWEEP_MPI_H
 #define MCDYN_TOOLS_SWEEP_MPI_H
 

@@ -102,6 +102,17 @@ START_TEST(failing_case_is_a_row)
     temp_path(out, "failing.csv");
     const char *said = sweep_ok(data_path("failing.yaml"), out, "--jobs", "2");
     ck_assert_msg(strstr(said, "failed            1 of those run now"), "%s", said);
+    /* The throughput line: rate x seconds is the 3 cases run now, up to
+     * the rounding of the printed figures (seconds to 0.0005, the rate to
+     * 0.05). */
+    const char *running = strstr(said, "running           ");
+    double seconds = -1, rate = -1;
+    ck_assert_msg(running &&
+                      sscanf(running + 18, "%lf s, %lf cases per second", &seconds, &rate) == 2,
+                  "%s", said);
+    ck_assert_msg(seconds > 0 && rate > 0 &&
+                      fabs(rate * seconds - 3) <= 0.05 * seconds + 0.0005 * rate + 1e-9,
+                  "%s", said);
     summary a = summary_read(out);
     ck_assert_int_eq(a.nrow, 3);
     ck_assert_str_eq(summary_field(&a, 0, "completed"), "1");
