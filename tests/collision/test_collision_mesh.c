@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "collision_fixture.h"
+#include "common/check_main.h"
 
 /* Writes a binary STL of the box with the given half extents (12
  * triangles); the 80-byte header starts with "solid" to check that the
@@ -242,9 +243,5 @@ int main(void)
     tcase_add_test(tc, obj_exporter_syntax);
     tcase_add_test(tc, mesh_on_box_and_sphere);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(su);
 }

@@ -19,6 +19,7 @@
 #include "common/random_model.h"
 #include "common/shared_robots.h"
 #include "mcdyn/mcdyn.h"
+#include "common/check_main.h"
 
 #define FD_STEP 1e-4
 #define TOL     1e-6
@@ -182,9 +183,5 @@ int main(void)
     tcase_add_test(tc, zero_at_rest);
     tcase_add_test(tc, bad_input_is_refused);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -25,6 +25,7 @@
 #include "chain_model.h"
 #include "common/random_model.h"
 #include "mcdyn/dynamics.h"
+#include "common/check_main.h"
 
 #define STATES    10
 #define TOLERANCE 1e-9
@@ -87,9 +88,5 @@ int main(void)
     tcase_add_loop_test(tc, test_chain_matches_bullet, 0,
                         (int)(sizeof chain_lengths / sizeof *chain_lengths));
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

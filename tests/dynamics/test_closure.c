@@ -9,6 +9,7 @@
 
 #include "common/random_model.h"
 #include "mcdyn/closure.h"
+#include "common/check_main.h"
 
 /* ---- a planar four-bar in the x-z plane, hinges about +y ------------------
  * crank a from A = (0,0,0), coupler b, rocker c from D = (d,0,0); uniform
@@ -446,9 +447,5 @@ Suite *closure_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(closure_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(closure_suite());
 }

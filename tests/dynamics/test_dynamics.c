@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/random_model.h"
+#include "common/check_main.h"
 
 #define REL_TOL 1e-10 /* dynamics identities */
 #define NTREES  24
@@ -412,9 +413,5 @@ Suite *dynamics_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(dynamics_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(dynamics_suite());
 }

@@ -22,6 +22,7 @@
 #include "common/random_model.h"
 #include "dynamics/dynamics_internal.h"
 #include "mcdyn/mcdyn.h"
+#include "common/check_main.h"
 
 #define TOLERANCE 1e-12
 #define STATES    10
@@ -169,9 +170,5 @@ int main(void)
                         (int)(sizeof robots / sizeof *robots));
     tcase_add_test(tc, not_positive_definite_is_refused);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/random_model.h"
+#include "common/check_main.h"
 
 static mcd_link_desc good_link(const char *name, int parent)
 {
@@ -270,9 +271,5 @@ Suite *errors_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(errors_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(errors_suite());
 }

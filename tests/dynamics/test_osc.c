@@ -10,6 +10,7 @@
 
 #include "common/random_model.h"
 #include "mcdyn/osc.h"
+#include "common/check_main.h"
 
 #define REL_TOL 1e-10
 
@@ -284,9 +285,5 @@ Suite *osc_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(osc_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(osc_suite());
 }

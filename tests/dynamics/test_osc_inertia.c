@@ -18,6 +18,7 @@
 #include "common/random_model.h"
 #include "common/shared_robots.h"
 #include "mcdyn/mcdyn.h"
+#include "common/check_main.h"
 
 #define PRODUCT_TOL 1e-8
 #define DENSE_TOL   1e-7
@@ -174,9 +175,5 @@ int main(void)
     tcase_add_test(tc, node_variant_matches);
     tcase_add_test(tc, dependent_rows_are_refused);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

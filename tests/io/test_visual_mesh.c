@@ -22,6 +22,7 @@
 #include "collision/mesh_load.h"
 #include "mcdyn/model.h"
 #include "urdf_fixture.h"
+#include "common/check_main.h"
 
 #define EXACT 1e-12
 
@@ -271,9 +272,5 @@ static Suite *visual_mesh_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(visual_mesh_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(visual_mesh_suite());
 }

@@ -24,6 +24,7 @@
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 #include "mcdyn/scenario.h"
+#include "common/check_main.h"
 
 #define G  9.81
 #define DT 1e-3
@@ -639,9 +640,5 @@ int main(void)
     tcase_add_loop_test(tc, pendulum_scenario_runs, 0, 2);
     tcase_add_test(tc, omega_option);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

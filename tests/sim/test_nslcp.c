@@ -15,6 +15,7 @@
 #include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
+#include "common/check_main.h"
 
 #define SIDE (2 * SCENE_BOX_HALF) /* the box of contact_scenes.h */
 #define MU   1.0
@@ -539,9 +540,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mcdyn/mcdyn.h"
+#include "common/check_main.h"
 
 #define V0   2.0
 #define MU   0.2
@@ -253,9 +254,5 @@ Suite *sphere_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(sphere_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(sphere_suite());
 }

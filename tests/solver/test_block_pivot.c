@@ -11,6 +11,7 @@
 #include "mcdyn/lcp_block_pivot.h"
 #include "mcdyn/solver.h"
 #include "solver_testutil.h"
+#include "common/check_main.h"
 
 #define NMAX 40
 
@@ -225,9 +226,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(suite());
 }

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/check_main.h"
 
 #define MAX_N 12
 
@@ -142,9 +143,5 @@ static Suite *lm_model_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(lm_model_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(lm_model_suite());
 }

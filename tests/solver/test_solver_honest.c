@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/check_main.h"
 
 #define TOL 1e-10
 
@@ -137,9 +138,5 @@ static Suite *honest_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(honest_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(honest_suite());
 }

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/check_main.h"
 
 #define MAXC 6
 
@@ -580,9 +581,5 @@ Suite *stronge_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(stronge_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(stronge_suite());
 }

@@ -33,6 +33,10 @@ void write_sweep(char *path, const char *name, const char *fmt, ...)
 #endif
     ;
 
+/* Complete rows in the journal file at path (lines after the two first;
+ * 0 when it cannot be read). */
+int journal_rows(const char *path);
+
 /* `mcdyn sweep SWEEP --out OUT ARGS...` must succeed; its standard output,
  * valid until the next call. */
 const char *sweep_ok_args(const char *sweep, const char *out, const char *const *args);

@@ -126,17 +126,6 @@ START_TEST(failing_case_is_a_row)
 }
 END_TEST
 
-/* Complete rows in the journal file at path (lines after the two first). */
-static int journal_rows(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    int lines = 0, c;
-    if (!f) return 0;
-    while ((c = fgetc(f)) != EOF) lines += c == '\n';
-    fclose(f);
-    return lines > 2 ? lines - 2 : 0;
-}
-
 START_TEST(resume_after_kill)
 {
     char out[4096], part[4200];

@@ -117,17 +117,6 @@ START_TEST(failing_case_on_two_ranks)
 }
 END_TEST
 
-/* Complete rows in the journal file at path (lines after the two first). */
-static int journal_rows(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    int lines = 0, c;
-    if (!f) return 0;
-    while ((c = fgetc(f)) != EOF) lines += c == '\n';
-    fclose(f);
-    return lines > 2 ? lines - 2 : 0;
-}
-
 /* The process of mpirun's (pid parent) rank 0, found by its environment;
  * 0 when none is running (yet). */
 static pid_t rank0_of(pid_t parent)
