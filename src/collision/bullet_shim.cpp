@@ -122,7 +122,9 @@ class World : public btCollisionWorld
     mcd_bt_world *owner_;
 };
 
-/* Hands every reported point to C. */
+/* Hands every reported point to C, the first one only once a second one
+ * comes or flush() is called: a lone GJK/EPA point between two polyhedra is
+ * replaced by the clipped contact polygon, which contains it (collide_pair). */
 class Capture : public btManifoldResult
 {
   public:
@@ -130,13 +132,15 @@ class Capture : public btManifoldResult
             mcd_bt_world *owner);
     void addContactPoint(const btVector3 &normal_on_b, const btVector3 &point_on_b,
                          btScalar dist) override;
+    void flush();
 
     int count = 0;
-    btVector3 normal;
+    btVector3 normal, point;
     btScalar dist = 0;
     const btCollisionObject *a = nullptr, *b = nullptr;
 
   private:
+    void emit(const btVector3 &normal_on_b, const btVector3 &point_on_b, btScalar d) const;
     mcd_bt_world *owner_;
 };
 
@@ -150,6 +154,8 @@ class ClipResult : public btDiscreteCollisionDetectorInterface::Result
     void setShapeIdentifiersB(int, int) override {}
     void addContactPoint(const btVector3 &normal_on_b, const btVector3 &point_on_b,
                          btScalar dist) override;
+
+    int count = 0;
 
   private:
     mcd_bt_world *owner_;
@@ -278,18 +284,30 @@ void Capture::addContactPoint(const btVector3 &normal_on_b, const btVector3 &poi
     const btCollisionObject *o0 = m_body0Wrap->getCollisionObject();
     const btCollisionObject *o1 = m_body1Wrap->getCollisionObject();
     if (m_manifoldPtr && m_manifoldPtr->getBody0() != o0) std::swap(o0, o1);
+    if (count == 1) emit(normal, point, dist);
     a = o0, b = o1;
-    normal = normal_on_b, dist = d;
-    count++;
+    normal = normal_on_b, point = point_on_b, dist = d;
+    if (++count > 1) emit(normal_on_b, point_on_b, d);
+}
+
+/* The deferred first point, if it is still alone. */
+void Capture::flush()
+{
+    if (count == 1) emit(normal, point, dist);
+}
+
+void Capture::emit(const btVector3 &normal_on_b, const btVector3 &point_on_b, btScalar d) const
+{
     const double n[3] = {normal_on_b.x(), normal_on_b.y(), normal_on_b.z()};
     const double p[3] = {point_on_b.x(), point_on_b.y(), point_on_b.z()};
-    owner_->point_fn(owner_->ctx, o0->getUserIndex(), o1->getUserIndex(), n, p, d);
+    owner_->point_fn(owner_->ctx, a->getUserIndex(), b->getUserIndex(), n, p, d);
 }
 
 void ClipResult::addContactPoint(const btVector3 &normal_on_b, const btVector3 &point_on_b,
                                  btScalar d)
 {
     if (d > owner_->threshold) return;
+    count++;
     const double n[3] = {normal_on_b.x(), normal_on_b.y(), normal_on_b.z()};
     const double p[3] = {point_on_b.x(), point_on_b.y(), point_on_b.z()};
     owner_->point_fn(owner_->ctx, ga_, gb_, n, p, d);
@@ -340,17 +358,17 @@ void collide_pair(mcd_bt_world *w, btBroadphasePair &pair, btCollisionDispatcher
     if (!pair.m_algorithm) return;
     Capture cap(&w0, &w1, w);
     pair.m_algorithm->processCollision(&w0, &w1, info, &cap);
-    if (cap.count != 1) return;
+    if (cap.count != 1) return; /* none, or all already handed over */
     /* Two polyhedra: GJK or EPA gave one point and the normal. When that
      * normal is a face normal (vertex-face, edge-face, face-face contact),
      * clipping the faces gives the rest of the contact polygon; an
      * edge-edge contact keeps its single point. */
     const btConvexPolyhedron *ha = polyhedron(w, cap.a), *hb = polyhedron(w, cap.b);
-    if (!ha || !hb) return;
+    if (!ha || !hb) return cap.flush();
     const btTransform &ta = cap.a->getWorldTransform(), &tb = cap.b->getWorldTransform();
     btVector3 fa, fb;
     double ca = nearest_face(*ha, ta, -cap.normal, fa), cb = nearest_face(*hb, tb, cap.normal, fb);
-    if (std::max(ca, cb) < std::cos(kFaceAngle)) return;
+    if (std::max(ca, cb) < std::cos(kFaceAngle)) return cap.flush();
     /* Bullet's clipping takes the reference face on its first hull, the
      * normal pointing from the second hull to the first, and reports points
      * on the second hull's face with their distances to the reference
@@ -363,6 +381,8 @@ void collide_pair(mcd_bt_world *w, btBroadphasePair &pair, btCollisionDispatcher
     btPolyhedralContactClipping::clipHullAgainstHull(
         a_face ? -fa : -fb, a_face ? *ha : *hb, a_face ? *hb : *ha, ref->getWorldTransform(),
         inc->getWorldTransform(), -BT_LARGE_FLOAT, w->threshold, w->clip1, w->clip2, out);
+    /* The polygon contains GJK's deepest point; an empty clipping keeps it. */
+    if (out.count == 0) cap.flush();
 }
 
 std::unique_ptr<btConvexHullShape> make_hull(const mcd_bt_shape &g)

@@ -40,8 +40,45 @@ static mcd_status check_contacts(const mcd_model *m, mcd_data *d, const mcd_cont
     return MCD_OK;
 }
 
+/* Manifolds (docs/contact.md, "Manifolds"): consecutive contacts of the
+ * same two bodies whose normals agree within MANIFOLD_ANGLE are the points
+ * of one touching pair of shapes. Collision detection gives such a pair one
+ * normal; Bullet's persistent manifold keeps points found at earlier poses,
+ * whose normals differ from the newest by the rotation since (1e-12 rad in
+ * the box block), far below the angle between distinct faces. */
+#define MANIFOLD_ANGLE 1e-6 /* [rad] */
+
+static int same_manifold(const mcd_contact_point *a, const mcd_contact_point *b)
+{
+    double d[3];
+    mcd_v3_sub(d, a->normal, b->normal);
+    return a->body_a == b->body_a && a->body_b == b->body_b && mcd_v3_norm(d) <= MANIFOLD_ANGLE;
+}
+
+/* The end of the manifold of the consecutive contacts from k. */
+static int manifold_end(int nc, const mcd_contact_point *c, int k)
+{
+    int e = k;
+    while (e < nc && same_manifold(&c[k], &c[e])) e++;
+    return e;
+}
+
+/* The plane eta . x = level of the manifold k .. e - 1: eta the unit mean
+ * of its normals, level the mean of eta . pos over its points. */
+static double manifold_plane(const mcd_contact_point *c, int k, int e, double eta[3])
+{
+    double sum = 0.0;
+    mcd_v3_set(eta, 0, 0, 0);
+    for (int i = k; i < e; i++) mcd_v3_add(eta, eta, c[i].normal);
+    mcd_v3_scale(eta, eta, 1.0 / mcd_v3_norm(eta));
+    for (int i = k; i < e; i++) sum += mcd_v3_dot(eta, c[i].pos);
+    return sum / (e - k);
+}
+
 /* Closure rows and points first (indices kept), then each contact's A and
- * B points and its rows (eta, f, o) on the linear velocity. */
+ * B points, both at its position moved along eta onto the plane of its
+ * manifold, and its rows (eta, f, o) with the manifold's normal eta on the
+ * linear velocity. */
 static void build_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, int nc,
                        const mcd_contact_point *c)
 {
@@ -56,15 +93,19 @@ static void build_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, int n
         np = cw->npts, nr = cw->rows;
         for (int i = 0; i < 3 * nr; i++) angular |= w->coef[6 * (i / 3) + i % 3] != 0.0;
     }
-    for (int k = 0; k < nc; k++) {
-        double *F = w->frame + 9 * k;
-        mcd_contact_frame_from_normal(c[k].normal, F);
+    double level = 0.0, eta[3] = {0, 0, 1};
+    for (int k = 0, end = 0; k < nc; k++) {
+        double *F = w->frame + 9 * k, x[3];
+        if (k == end) end = manifold_end(nc, c, k), level = manifold_plane(c, k, end, eta);
+        mcd_contact_frame_from_normal(eta, F);
+        mcd_v3_copy(x, c[k].pos);
+        mcd_v3_axpy(x, level - mcd_v3_dot(eta, c[k].pos), eta);
         const int pa = np, pb = c[k].body_b >= 0 ? np + 1 : -1;
         w->pts[np].body = c[k].body_a;
-        mcd_v3_copy(w->pts[np++].x, c[k].pos);
+        mcd_v3_copy(w->pts[np++].x, x);
         if (pb >= 0) {
             w->pts[np].body = c[k].body_b;
-            mcd_v3_copy(w->pts[np++].x, c[k].pos);
+            mcd_v3_copy(w->pts[np++].x, x);
         }
         static const int axis_of_row[3] = {
             [MCD_ROW_N] = MCD_AXIS_N, [MCD_ROW_F] = MCD_AXIS_F, [MCD_ROW_O] = MCD_AXIS_O};
@@ -190,14 +231,24 @@ static mcd_status group_compliance(const mcd_model *m, mcd_data *d, mcd_contact_
     return MCD_OK;
 }
 
-/* nu_n+ >= max(-e nu_n-, b): the target folded into the normal row. */
-static double normal_target(const mcd_contact_point *c, double nu_n, double dt,
+/* nu_n+ >= max(-e nu_n-, b): the target folded into the normal row; the
+ * penetration branch of b for every point of a manifold that penetrates
+ * anywhere (docs/contact.md, "Manifolds"). */
+static double normal_target(const mcd_contact_point *c, int penetrating, double nu_n, double dt,
                             const mcd_contact_options *o)
 {
-    double b = c->gap >= 0 ? -c->gap / dt
-                           : fmin(o->penetration_gain * -c->gap / dt, o->max_correction_velocity);
+    double b = penetrating ? fmin(o->penetration_gain * -c->gap / dt, o->max_correction_velocity)
+                           : -c->gap / dt;
     int closes = !o->no_restitution && nu_n < -o->restitution_velocity && c->gap + nu_n * dt < 0;
     return closes ? fmax(-c->restitution * nu_n, b) : b;
+}
+
+/* Some point of the manifold k .. e - 1 penetrates. */
+static int manifold_penetrates(const mcd_contact_point *c, int k, int e)
+{
+    for (int i = k; i < e; i++)
+        if (c[i].gap < 0) return 1;
+    return 0;
 }
 
 /* MLCP direction angles in the (f, o) plane: nf evenly spaced with their
@@ -229,11 +280,12 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
         (s = row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
         return s;
     memcpy(w->fc_q, w->nu_free, (size_t)w->nrows * sizeof *w->fc_q);
-    for (int k = 0; k < nc; k++) {
+    for (int k = 0, end = 0, penetrating = 0; k < nc; k++) {
         const int row = w->nb + 3 * k;
         double *v = w->out_velocity + 3 * k;
+        if (k == end) end = manifold_end(nc, c, k), penetrating = manifold_penetrates(c, k, end);
         mcd_contact_rows_to_axes(w->nu_minus + row, v);
-        w->fc_q[row + MCD_ROW_N] -= normal_target(&c[k], v[MCD_AXIS_N], dt, &o);
+        w->fc_q[row + MCD_ROW_N] -= normal_target(&c[k], penetrating, v[MCD_AXIS_N], dt, &o);
         directions(w, k, &o);
         memset(w->out_impulse + 3 * k, 0, 3 * sizeof *w->out_impulse);
     }

@@ -30,13 +30,25 @@
  *  - when that estimate exceeds LEMKE_REFACTOR_TOL times the scale (the
  *    product-form updates have lost accuracy, e.g. after a small pivot),
  *    B^{-1} and x_B are recomputed from an LU factorization of the basis;
+ *  - a pivot candidate needs a_i > LEMKE_PIVOT_TOL max |a|. The contact
+ *    problems' redundancy is structural (four coplanar corners, the +-d
+ *    friction directions), so many entries of B^{-1} times a column are
+ *    zero in exact arithmetic and come out at 1e-10..1e-8 of the largest
+ *    (W formed in floating point, rank-deficient by construction);
+ *    pivoting on one makes B^{-1} huge and the path ends on a false ray
+ *    or an inaccurate point. Measured on 400 random box landings
+ *    (tests/solver/test_lemke_degenerate.c): 1e-11 lets 14 fail, 1e-9
+ *    3, 1e-8 2, 1e-7 none;
  *  - the minimum-ratio test is Harris' two-pass test: theta = min over
- *    a_i > 0 of (x_i + delta) / a_i, and every row with x_i <= theta a_i
- *    ties; whichever of them leaves, every other basic value stays
- *    >= -delta, i.e. zero up to noise. The row of z0 leaves if it ties;
- *    other ties are broken by the lexicographic rule on the rows of
- *    B^{-1} / a_i, entries equal within LEMKE_LEX_TOL times the size of
- *    those rows;
+ *    candidates of (x_i + delta) / a_i, and every row with
+ *    x_i <= theta a_i ties; whichever of them leaves, every other basic
+ *    value stays >= -delta, i.e. zero up to noise. The row of z0 leaves
+ *    if it ties; of the other ties only those whose a_i is within
+ *    LEMKE_TIE_PIVOT_RATIO of the largest tied a_i are kept (Harris'
+ *    choice of a large pivot: a row of x_i = 0 and a_i = 1e-10 ties with
+ *    every row, and the lexicographic rule alone may pick it), and those
+ *    are told apart by the lexicographic rule on the rows of B^{-1} / a_i,
+ *    entries equal within LEMKE_LEX_TOL times the size of those rows;
  *  - before a ray is reported the basis is refactorized and the ratio test
  *    repeated; a ray is kept only if the fresh column is still <= 0 and z0
  *    is not zero (if z0 <= delta the almost-complementary point solves the
@@ -49,11 +61,13 @@
 #include <math.h>
 #include <string.h>
 
-#define LEMKE_PIVOT_TOL    1e-11 /* a_i <= this times max |a_i| counts as 0: no pivot */
+#define LEMKE_PIVOT_TOL    1e-7  /* a_i <= this times max |a_i| counts as 0: no pivot */
 #define LEMKE_ZERO_TOL     1e-13 /* rounding floor of delta, relative to the scale of x_B, b */
 #define LEMKE_NOISE_FACTOR 10.0  /* safety factor on the estimated error of x_B */
 #define LEMKE_REFACTOR_TOL 1e-10 /* estimated error of x_B (relative) that triggers an LU */
 #define LEMKE_LEX_TOL      1e-12 /* lexicographic entries within this (relative) tie */
+#define LEMKE_TIE_PIVOT_RATIO                                                                      \
+    1e-2 /* tied rows with a_i below this times the largest do not pivot */
 
 static int z0_index(int m)
 {
@@ -138,6 +152,17 @@ static int keep_lexmin(int nt, int *ties, const double *Bc, int m, const double 
     return kept;
 }
 
+/* Harris' second pass: of the nt tied rows, keeps those whose pivot a_i
+ * is within LEMKE_TIE_PIVOT_RATIO of the largest tied one; returns how
+ * many remain. */
+static int keep_stable_pivots(int nt, int *ties, const double *a, double tied_amax)
+{
+    int kept = 0;
+    for (int t = 0; t < nt; t++)
+        if (a[ties[t]] >= LEMKE_TIE_PIVOT_RATIO * tied_amax) ties[kept++] = ties[t];
+    return kept;
+}
+
 /* Harris/lexicographic minimum-ratio test for the entering column w->col
  * (see the top of the file; x_B >= 0 here): the leaving row, preferring
  * the row of z0 when it ties; -1 if no a_i is positive (ray). */
@@ -153,13 +178,18 @@ static int ratio_test(int m, const mcd_lemke_ws *w, double delta)
     /* The row attaining theta ties: delta >= 1e-13 |x_i| exceeds the
      * rounding of theta a_i, so nt >= 1 below. */
     int nt = 0;
-    double rows = 0.0; /* the size of the tied rows of B^{-1} / a_i */
+    double tied_amax = 0.0;
     for (int i = 0; i < m; i++) {
         if (!(a[i] > LEMKE_PIVOT_TOL * amax) || x[i] > theta * a[i]) continue;
         if (w->basis[i] == z0_index(m)) return i;
         w->ties[nt++] = i;
-        const double *Bi = w->Binv + (size_t)i * m;
-        for (int c = 0; c < m; c++) rows = fmax(rows, fabs(Bi[c]) / a[i]);
+        tied_amax = fmax(tied_amax, a[i]);
+    }
+    nt = keep_stable_pivots(nt, w->ties, a, tied_amax);
+    double rows = 0.0; /* the size of the tied rows of B^{-1} / a_i */
+    for (int t = 0; t < nt; t++) {
+        const double *Bi = w->Binv + (size_t)w->ties[t] * m;
+        for (int c = 0; c < m; c++) rows = fmax(rows, fabs(Bi[c]) / a[w->ties[t]]);
     }
     for (int c = 0; c < m && nt > 1; c++)
         nt = keep_lexmin(nt, w->ties, w->Binv + c, m, a, LEMKE_LEX_TOL * rows);
