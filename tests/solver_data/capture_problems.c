@@ -64,8 +64,11 @@ static int run(mcd_scenario *sc, const char *method, int max_files, const char *
     int mlcp = strncmp(method, "mlcp-", 5) == 0, files = 0, rc = 0;
     for (long i = 0; i < mcd_runner_steps(r) && files < max_files && rc == 0; i++) {
         mcd_step_stats st;
-        if (mcd_runner_step(r, &st) != MCD_OK) {
+        if (mcd_runner_step(r, &st) != MCD_OK) { /* e.g. a Lemke ray: its problem is kept too */
             fprintf(stderr, "capture-problems: step %ld: %s\n", i, mcd_sim_error(s));
+            char path[1024];
+            snprintf(path, sizeof path, "%s_%ld.dat", prefix, i);
+            if (write_step_problem(s, mlcp, path, &err) == MCD_OK) printf("-> %s\n", path);
             rc = 1;
         } else if (st.solver_status != MCD_OK && st.ncontacts > 0) {
             char path[1024];
