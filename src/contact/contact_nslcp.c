@@ -316,7 +316,7 @@ mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const m
     }
     free_block(w, cws);
     int nf = w->nfree, n = w->n, info = 0;
-    if (nf > 0) {
+    if (nf > 0) { /* LAPACK on purpose: nf = nb + 2 nc grows with the contacts, n right sides */
         dpotrf_("L", &nf, w->Aff, &nf, &info);
         if (info != 0)
             return mcd_fail(err, MCD_ERR_SINGULAR,

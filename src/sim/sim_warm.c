@@ -56,7 +56,7 @@ mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err)
     w->pair = calloc(2 * cap + 1, sizeof *w->pair);
     w->pos = calloc(3 * cap + 1, sizeof *w->pos);
     w->F = calloc(3 * cap + 1, sizeof *w->F);
-    w->start = calloc(3 * cap + 1, sizeof *w->start);
+    w->start = calloc(MCD_FC3D_ROWS * cap + 1, sizeof *w->start);
     w->matched = calloc(cap + 1, sizeof *w->matched);
     if (!w->pair || !w->pos || !w->F || !w->start || !w->matched)
         return mcd_fail(err, MCD_ERR_NOMEM, "warm start: out of memory");
@@ -90,20 +90,21 @@ static int nearest(const struct mcd_sim_warm *w, const mcd_contact_point *c, dou
     return best;
 }
 
-/* start = the world impulse F in the frame R (rows f, o, eta) as
- * (F_n, F_f, F_o), projected on the cone of mu. */
+/* start = the world impulse F in the frame R (rows f, o, eta: mcd_contact_axis)
+ * as (F_n, F_f, F_o) (mcd_fc3d_row), projected on the cone of mu. */
 static void start_in_frame(const double F[3], const double R[9], double mu, double sign,
-                           double start[3])
+                           double start[MCD_FC3D_ROWS])
 {
-    double Fn = sign * mcd_v3_dot(R + 6, F), Ff = sign * mcd_v3_dot(R, F),
-           Fo = sign * mcd_v3_dot(R + 3, F);
+    double Fn = sign * mcd_v3_dot(R + 3 * MCD_AXIS_N, F),
+           Ff = sign * mcd_v3_dot(R + 3 * MCD_AXIS_F, F),
+           Fo = sign * mcd_v3_dot(R + 3 * MCD_AXIS_O, F);
     Fn = fmax(Fn, 0.0);
     const double Ft = hypot(Ff, Fo), bound = mu * Fn;
     if (Ft > bound) {
         const double scale = Ft > 0 ? bound / Ft : 0.0;
         Ff *= scale, Fo *= scale;
     }
-    start[0] = Fn, start[1] = Ff, start[2] = Fo;
+    start[MCD_FC3D_N] = Fn, start[MCD_FC3D_T1] = Ff, start[MCD_FC3D_T2] = Fo;
 }
 
 void mcd_sim_warm_match(mcd_sim *s)
@@ -116,9 +117,9 @@ void mcd_sim_warm_match(mcd_sim *s)
         w->matched[k] = i >= 0;
         if (i >= 0)
             start_in_frame(w->F + 3 * i, mcd_contact_frame(s->cws, k), c->mu, sign,
-                           w->start + 3 * k);
+                           w->start + MCD_FC3D_ROWS * k);
         else
-            memset(w->start + 3 * k, 0, 3 * sizeof *w->start);
+            memset(w->start + MCD_FC3D_ROWS * k, 0, MCD_FC3D_ROWS * sizeof *w->start);
     }
 }
 
@@ -127,10 +128,12 @@ void mcd_sim_warm_record(mcd_sim *s)
     struct mcd_sim_warm *w = s->warm;
     for (int k = 0; k < s->ncontacts; k++) {
         const mcd_contact_point *c = &s->contacts[k];
-        const double *Fc = mcd_contact_impulse(s->cws, k); /* (F_f, F_o, F_n) */
+        const double *Fc = mcd_contact_impulse(s->cws, k); /* mcd_contact_axis */
         const double *R = mcd_contact_frame(s->cws, k);    /* rows f, o, eta */
         double *F = w->F + 3 * k;
-        for (int a = 0; a < 3; a++) F[a] = Fc[0] * R[a] + Fc[1] * R[3 + a] + Fc[2] * R[6 + a];
+        for (int a = 0; a < 3; a++)
+            F[a] = Fc[MCD_AXIS_F] * R[3 * MCD_AXIS_F + a] + Fc[MCD_AXIS_O] * R[3 * MCD_AXIS_O + a] +
+                   Fc[MCD_AXIS_N] * R[3 * MCD_AXIS_N + a];
         w->pair[2 * k] = c->body_a, w->pair[2 * k + 1] = c->body_b;
         mcd_v3_copy(w->pos + 3 * k, c->pos);
     }
@@ -155,8 +158,9 @@ int mcd_sim_warm_fc3d(const mcd_sim *s, int g, const mcd_fc3d *p, double *r)
     memset(r, 0, (size_t)mcd_fc3d_size(p) * sizeof *r);
     if (!mcd_sim_warm_group(s, g)) return 0;
     for (int j = 0; j < p->nc; j++)
-        memcpy(r + p->nb + 3 * j, s->warm->start + 3 * mcd_contact_group_contact(s->cws, g, j),
-               3 * sizeof *r);
+        memcpy(r + p->nb + MCD_FC3D_ROWS * j,
+               s->warm->start + MCD_FC3D_ROWS * mcd_contact_group_contact(s->cws, g, j),
+               MCD_FC3D_ROWS * sizeof *r);
     return 1;
 }
 
@@ -167,6 +171,7 @@ int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z)
     const int nc = mcd_contact_group_ncontacts(s->cws, g), nf = s->opt.contact.nf;
     const int nb = p->n - nc * (nf + 2);
     for (int j = 0; j < nc; j++)
-        z[nb + j * (nf + 1)] = s->warm->start[3 * mcd_contact_group_contact(s->cws, g, j)];
+        z[nb + j * (nf + 1)] =
+            s->warm->start[MCD_FC3D_ROWS * mcd_contact_group_contact(s->cws, g, j) + MCD_FC3D_N];
     return 1;
 }

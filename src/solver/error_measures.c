@@ -41,29 +41,32 @@ static double norm2(double a, double b)
     return hypot(a, b);
 }
 
-/* Projection of x (order normal, t1, t2) on the cone
+/* Projection of x (rows mcd_fc3d_row) on the cone
  * K_mu = {x_n >= 0, |x_t| <= mu x_n}, in place (Siconos' projectionOnCone). */
-static void cone_project(double mu, double x[3])
+static void cone_project(double mu, double x[MCD_FC3D_ROWS])
 {
-    double nt = norm2(x[1], x[2]);
-    if (mu * nt <= -x[0]) { /* in the polar cone: project to the apex */
-        x[0] = x[1] = x[2] = 0.0;
+    double nt = norm2(x[MCD_FC3D_T1], x[MCD_FC3D_T2]);
+    if (mu * nt <= -x[MCD_FC3D_N]) { /* in the polar cone: project to the apex */
+        x[MCD_FC3D_N] = x[MCD_FC3D_T1] = x[MCD_FC3D_T2] = 0.0;
         return;
     }
-    if (nt <= mu * x[0]) return; /* inside K_mu */
-    double xn = (x[0] + mu * nt) / (1.0 + mu * mu);
-    x[0] = xn;
-    x[1] *= mu * xn / nt;
-    x[2] *= mu * xn / nt;
+    if (nt <= mu * x[MCD_FC3D_N]) return; /* inside K_mu */
+    double xn = (x[MCD_FC3D_N] + mu * nt) / (1.0 + mu * mu);
+    x[MCD_FC3D_N] = xn;
+    x[MCD_FC3D_T1] *= mu * xn / nt;
+    x[MCD_FC3D_T2] *= mu * xn / nt;
 }
 
 /* |r - P_K(r - (u + mu |u_T| e_n))|^2 for one contact (Siconos'
  * fc3d_unitary_compute_and_add_error). */
-static double contact_error2(double mu, const double r[3], const double u[3])
+static double contact_error2(double mu, const double r[MCD_FC3D_ROWS],
+                             const double u[MCD_FC3D_ROWS])
 {
-    double x[3] = {r[0] - u[0] - mu * norm2(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
+    enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2 };
+    double x[MCD_FC3D_ROWS] = {
+        [N] = r[N] - u[N] - mu * norm2(u[T1], u[T2]), [T1] = r[T1] - u[T1], [T2] = r[T2] - u[T2]};
     cone_project(mu, x);
-    double d0 = r[0] - x[0], d1 = r[1] - x[1], d2 = r[2] - x[2];
+    double d0 = r[N] - x[N], d1 = r[T1] - x[T1], d2 = r[T2] - x[T2];
     return d0 * d0 + d1 * d1 + d2 * d2;
 }
 
@@ -83,11 +86,12 @@ double mcd_fc3d_error(const mcd_fc3d *p, const double *r, const double *u)
         u2 += ui * ui;
     }
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
-        double uk[3];
-        for (int a = 0; a < 3; a++) uk[a] = u ? u[c + a] : velocity_row(p, n, r, c + a);
+        int c = p->nb + MCD_FC3D_ROWS * k;
+        double uk[MCD_FC3D_ROWS];
+        for (int a = 0; a < MCD_FC3D_ROWS; a++) uk[a] = u ? u[c + a] : velocity_row(p, n, r, c + a);
         e2 += contact_error2(p->mu[k], r + c, uk);
-        u2 += uk[0] * uk[0] + uk[1] * uk[1] + uk[2] * uk[2];
+        u2 += uk[MCD_FC3D_N] * uk[MCD_FC3D_N] + uk[MCD_FC3D_T1] * uk[MCD_FC3D_T1] +
+              uk[MCD_FC3D_T2] * uk[MCD_FC3D_T2];
     }
     /* Siconos 4.4: divide by max(|r|, |u|, norm) with norm = |q| when that
      * exceeds DBL_EPSILON. */

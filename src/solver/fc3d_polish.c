@@ -24,11 +24,12 @@
 #define POLISH_CONE_SLACK 1e-9
 
 enum { MODE_SEPARATED, MODE_SLIDING, MODE_STICKING };
+enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
 
 /* The contact of row i (-1 for a bilateral row). */
 static int contact_of(const mcd_fc3d *p, int i)
 {
-    return i < p->nb ? -1 : (i - p->nb) / 3;
+    return i < p->nb ? -1 : (i - p->nb) / ROWS;
 }
 
 /* The mode of every contact at (r, u) (fc3d_polish.h). */
@@ -36,17 +37,17 @@ static void classify(const mcd_fc3d *p, const double *r, const double *u, double
                      const mcd_polish_ws *w)
 {
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
-        double ut = hypot(u[c + 1], u[c + 2]);
-        if (r[c] <= 0 || u[c] > v_sep) {
+        int c = p->nb + ROWS * k;
+        double ut = hypot(u[c + T1], u[c + T2]);
+        if (r[c + N] <= 0 || u[c + N] > v_sep) {
             w->mode[k] = MODE_SEPARATED;
         } else if (p->mu[k] == 0) { /* frictionless: r_t = 0 whatever u_t */
             w->mode[k] = MODE_SLIDING;
             w->s[2 * k] = w->s[2 * k + 1] = 0.0;
         } else if (ut > v_sep) {
             w->mode[k] = MODE_SLIDING;
-            w->s[2 * k] = -u[c + 1] / ut;
-            w->s[2 * k + 1] = -u[c + 2] / ut;
+            w->s[2 * k] = -u[c + T1] / ut;
+            w->s[2 * k + 1] = -u[c + T2] / ut;
         } else {
             w->mode[k] = MODE_STICKING;
         }
@@ -59,10 +60,10 @@ static int unknowns(const mcd_fc3d *p, const mcd_polish_ws *w)
     int m = 0;
     for (int i = 0; i < p->nb; i++) w->col[m++] = i;
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
-        if (w->mode[k] == MODE_SLIDING) w->col[m++] = c;
+        int c = p->nb + ROWS * k;
+        if (w->mode[k] == MODE_SLIDING) w->col[m++] = c + N; /* r_t follows r_n */
         if (w->mode[k] != MODE_STICKING) continue;
-        for (int a = 0; a < 3; a++) w->col[m++] = c + a;
+        for (int a = 0; a < ROWS; a++) w->col[m++] = c + a;
     }
     return m;
 }
@@ -80,10 +81,10 @@ static void start_point(const mcd_fc3d *p, const mcd_polish_ws *w, const double 
     int n = mcd_fc3d_size(p);
     if (r != w->r_try) memcpy(w->r_try, r, (size_t)n * sizeof *r);
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
-        if (w->mode[k] == MODE_SEPARATED) w->r_try[c] = w->r_try[c + 1] = w->r_try[c + 2] = 0;
+        int c = p->nb + ROWS * k;
+        if (w->mode[k] == MODE_SEPARATED) w->r_try[c + N] = w->r_try[c + T1] = w->r_try[c + T2] = 0;
         if (w->mode[k] != MODE_SLIDING) continue;
-        for (int a = 0; a < 2; a++) w->r_try[c + 1 + a] = p->mu[k] * r[c] * w->s[2 * k + a];
+        for (int a = 0; a < 2; a++) w->r_try[c + T1 + a] = p->mu[k] * r[c + N] * w->s[2 * k + a];
     }
 }
 
@@ -98,8 +99,8 @@ static void system_matrix(const mcd_fc3d *p, const mcd_polish_ws *w, int m)
             int i = w->col[l];
             row[l] = wrow[i];
             if (!is_sliding(p, w, i)) continue;
-            int k = contact_of(p, i);
-            row[l] += p->mu[k] * (w->s[2 * k] * wrow[i + 1] + w->s[2 * k + 1] * wrow[i + 2]);
+            int k = contact_of(p, i), c = i - N; /* i: the sliding contact's normal row */
+            row[l] += p->mu[k] * (w->s[2 * k] * wrow[c + T1] + w->s[2 * k + 1] * wrow[c + T2]);
         }
     }
 }
@@ -136,16 +137,16 @@ static void apply_step(const mcd_fc3d *p, const mcd_polish_ws *w, int m, const d
         int i = w->col[l];
         w->r_try[i] += d[l];
         if (!is_sliding(p, w, i)) continue;
-        int k = contact_of(p, i);
-        w->r_try[i + 1] += p->mu[k] * w->s[2 * k] * d[l];
-        w->r_try[i + 2] += p->mu[k] * w->s[2 * k + 1] * d[l];
+        int k = contact_of(p, i), c = i - N; /* i: the sliding contact's normal row */
+        w->r_try[c + T1] += p->mu[k] * w->s[2 * k] * d[l];
+        w->r_try[c + T2] += p->mu[k] * w->s[2 * k + 1] * d[l];
     }
 }
 
 /* Each contact's impulse projected on its cone (ccp_common.h). */
 static void project_cones(const mcd_fc3d *p, double *r)
 {
-    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], r + p->nb + 3 * k);
+    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], r + p->nb + ROWS * k);
 }
 
 /* The contact not separated of largest normal velocity in u_try, or -1
@@ -154,9 +155,9 @@ static int fastest_leaving(const mcd_fc3d *p, const mcd_polish_ws *w)
 {
     int best = -1;
     for (int k = 0; k < p->nc; k++) {
-        double un = w->u_try[p->nb + 3 * k];
+        double un = w->u_try[p->nb + ROWS * k + N];
         if (w->mode[k] == MODE_SEPARATED || !(un > 0)) continue;
-        if (best < 0 || un > w->u_try[p->nb + 3 * best]) best = k;
+        if (best < 0 || un > w->u_try[p->nb + ROWS * best + N]) best = k;
     }
     return best;
 }
@@ -170,8 +171,8 @@ typedef struct pivot_choice {
 /* |u_t| of contact k in u_try. */
 static double slip_speed(const mcd_fc3d *p, const mcd_polish_ws *w, int k)
 {
-    const double *v = w->u_try + p->nb + 3 * k;
-    return hypot(v[1], v[2]);
+    const double *v = w->u_try + p->nb + ROWS * k;
+    return hypot(v[T1], v[T2]);
 }
 
 /* The sticking contact of largest |u_t| in u_try, or -1 if none slips. */
@@ -189,11 +190,11 @@ static int fastest_slipping(const mcd_fc3d *p, const mcd_polish_ws *w)
 static void set_sliding(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double sign,
                         const double *x)
 {
-    const double *xk = x + p->nb + 3 * k;
-    double nt = hypot(xk[1], xk[2]);
+    const double *xk = x + p->nb + ROWS * k;
+    double nt = hypot(xk[T1], xk[T2]);
     w->mode[k] = MODE_SLIDING;
-    w->s[2 * k] = sign * xk[1] / nt;
-    w->s[2 * k + 1] = sign * xk[2] / nt;
+    w->s[2 * k] = sign * xk[T1] / nt;
+    w->s[2 * k + 1] = sign * xk[T2] / nt;
 }
 
 /* Sticking contacts that could slide next: those whose |u_t| is within
@@ -228,17 +229,17 @@ static int next_pivot(const mcd_fc3d *p, const mcd_polish_ws *w, int inconsisten
     int worst = -1, out = -1;
     double worst_rn = 0.0, out_ratio = 1.0 + POLISH_CONE_SLACK;
     for (int k = 0; k < p->nc; k++) {
-        const double *x = w->r_try + p->nb + 3 * k;
+        const double *x = w->r_try + p->nb + ROWS * k;
         if (w->mode[k] == MODE_SEPARATED) continue;
-        if (x[0] < worst_rn) worst_rn = x[0], worst = k;
-        double nt = hypot(x[1], x[2]);
-        if (w->mode[k] == MODE_STICKING && x[0] > 0 && nt > out_ratio * p->mu[k] * x[0])
-            out_ratio = nt / (p->mu[k] * x[0]), out = k;
+        if (x[N] < worst_rn) worst_rn = x[N], worst = k;
+        double nt = hypot(x[T1], x[T2]);
+        if (w->mode[k] == MODE_STICKING && x[N] > 0 && nt > out_ratio * p->mu[k] * x[N])
+            out_ratio = nt / (p->mu[k] * x[N]), out = k;
     }
     if (worst < 0 && inconsistent) {
         int k = fastest_slipping(p, w), leaving = fastest_leaving(p, w);
         double ut = k >= 0 ? slip_speed(p, w, k) : 0.0;
-        if (k >= 0 && (leaving < 0 || ut > w->u_try[p->nb + 3 * leaving]))
+        if (k >= 0 && (leaving < 0 || ut > w->u_try[p->nb + ROWS * leaving + N]))
             return slip_candidates(p, w, ut, c);
         worst = leaving;
     }
@@ -308,19 +309,19 @@ static double solve_modes(const mcd_fc3d *p, const mcd_polish_ws *w, const doubl
  * pivoting); a sliding contact's direction s is set here. */
 static int block_mode(const mcd_fc3d *p, const mcd_polish_ws *w, int k, double v_eps)
 {
-    const double *x = w->r_try + p->nb + 3 * k, *v = w->u_try + p->nb + 3 * k;
-    double *s = w->s + 2 * k, xt = hypot(x[1], x[2]), vt = hypot(v[1], v[2]);
-    if (w->mode[k] == MODE_SEPARATED) return v[0] < -v_eps ? MODE_STICKING : -1;
-    if (x[0] < 0) return MODE_SEPARATED;
+    const double *x = w->r_try + p->nb + ROWS * k, *v = w->u_try + p->nb + ROWS * k;
+    double *s = w->s + 2 * k, xt = hypot(x[T1], x[T2]), vt = hypot(v[T1], v[T2]);
+    if (w->mode[k] == MODE_SEPARATED) return v[N] < -v_eps ? MODE_STICKING : -1;
+    if (x[N] < 0) return MODE_SEPARATED;
     if (w->mode[k] == MODE_STICKING) {
-        if (!(xt > (1.0 + POLISH_CONE_SLACK) * p->mu[k] * x[0])) return -1;
-        s[0] = x[1] / xt, s[1] = x[2] / xt; /* slides along its friction */
+        if (!(xt > (1.0 + POLISH_CONE_SLACK) * p->mu[k] * x[N])) return -1;
+        s[0] = x[T1] / xt, s[1] = x[T2] / xt; /* slides along its friction */
         return MODE_SLIDING;
     }
-    double along = v[1] * s[0] + v[2] * s[1]; /* the slip along the friction */
+    double along = v[T1] * s[0] + v[T2] * s[1]; /* the slip along the friction */
     if (!(vt > v_eps) || !(along > -(1.0 - POLISH_CONE_SLACK) * vt)) return -1;
-    if (along > 0) return MODE_STICKING;  /* the slip would reverse */
-    s[0] = -v[1] / vt, s[1] = -v[2] / vt; /* friction turned against the slip */
+    if (along > 0) return MODE_STICKING;    /* the slip would reverse */
+    s[0] = -v[T1] / vt, s[1] = -v[T2] / vt; /* friction turned against the slip */
     return MODE_SLIDING;
 }
 
@@ -365,7 +366,7 @@ static int inconsistent_pivot(const mcd_fc3d *p, const mcd_polish_ws *w)
 {
     int k = fastest_slipping(p, w), leaving = fastest_leaving(p, w);
     double ut = k >= 0 ? slip_speed(p, w, k) : 0.0;
-    if (k >= 0 && (leaving < 0 || ut >= w->u_try[p->nb + 3 * leaving])) {
+    if (k >= 0 && (leaving < 0 || ut >= w->u_try[p->nb + ROWS * leaving + N])) {
         set_sliding(p, w, k, -1.0, w->u_try);
         return 1;
     }

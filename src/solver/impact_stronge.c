@@ -6,6 +6,8 @@
  * normal power per unit impulse, W(p) the global normal work. */
 #include "mcdyn/restitution.h"
 
+#include "mcdyn/problem.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 #define SG_H_MIN      1e-14 /* smallest step, fraction of sum P* */
 
 enum { SG_FREE = 0, SG_SLIP, SG_STICK, SG_SLIP_START, SG_SATURATED };
+enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
 
 struct mcd_stronge_ws {
     int cap;
@@ -62,7 +65,7 @@ mcd_status mcd_stronge_ws_create(int max_contacts, mcd_stronge_ws **out, mcd_err
         return mcd_fail(err, MCD_ERR_ARG, "mcd_stronge_ws_create: need max_contacts >= 0");
     mcd_stronge_ws *w = calloc(1, sizeof *w);
     if (!w) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
-    const size_t n = (size_t)(max_contacts ? max_contacts : 1), m = 3 * n;
+    const size_t n = (size_t)(max_contacts ? max_contacts : 1), m = ROWS * n;
     w->cap = max_contacts;
     w->rho = malloc(n * sizeof *w->rho), w->x = malloc(n * sizeof *w->x);
     w->Wn = malloc(n * sizeof *w->Wn), w->Wn1 = malloc(n * sizeof *w->Wn1);
@@ -96,7 +99,7 @@ static mcd_status check_input(const mcd_stronge_ws *w, int nc, const double *W, 
                         w->cap);
     if (!(o->tol > 0) || !isfinite(o->tol) || o->max_steps <= 0)
         return mcd_fail(err, MCD_ERR_ARG, "mcd_stronge_solve: need tol > 0 and max_steps > 0");
-    const int m = 3 * nc;
+    const int m = ROWS * nc;
     for (int i = 0; i < m * m; i++)
         if (!isfinite(W[i])) return mcd_fail(err, MCD_ERR_NONFINITE, "W[%d] is not finite", i);
     for (int i = 0; i < m; i++)
@@ -129,16 +132,16 @@ static double plastic_impulse(const sg_ctx *c)
 {
     double *x = c->w->x, dmax = 0.0;
     const int m = c->m;
-    for (int k = 0; k < c->nc; k++) dmax = fmax(dmax, c->W[3 * k * m + 3 * k]);
+    for (int k = 0; k < c->nc; k++) dmax = fmax(dmax, c->W[(ROWS * k + N) * m + ROWS * k + N]);
     memset(x, 0, (size_t)c->nc * sizeof *x);
     double sum = 0.0;
     for (int it = 0; it < SG_PGS_SWEEPS; it++) {
         double change = 0.0;
         sum = 0.0;
         for (int k = 0; k < c->nc; k++) {
-            const double wkk = c->W[3 * k * m + 3 * k];
-            double r = c->nu0[3 * k];
-            for (int j = 0; j < c->nc; j++) r += c->W[3 * k * m + 3 * j] * x[j];
+            const double wkk = c->W[(ROWS * k + N) * m + ROWS * k + N];
+            double r = c->nu0[ROWS * k + N];
+            for (int j = 0; j < c->nc; j++) r += c->W[(ROWS * k + N) * m + ROWS * j + N] * x[j];
             const double xn = wkk > 1e-12 * dmax ? fmax(0.0, x[k] - r / wkk) : 0.0;
             change = fmax(change, fabs(xn - x[k]));
             x[k] = xn;
@@ -163,7 +166,7 @@ static void velocity(const sg_ctx *c, const double *P, double *nu)
 static void tangential_rate(const sg_ctx *c, const double *dP, int k, double a[2])
 {
     for (int r = 0; r < 2; r++) {
-        const double *row = c->W + (size_t)(3 * k + 1 + r) * c->m;
+        const double *row = c->W + (size_t)(ROWS * k + T1 + r) * c->m;
         double v = 0.0;
         for (int j = 0; j < c->m; j++) v += row[j] * dP[j];
         a[r] = v;
@@ -183,17 +186,17 @@ static int restart_slip(const sg_ctx *c, double *dP, int k, const double s0[2])
     double s[2] = {s0[0], s0[1]};
     for (int it = 0; it < SG_SLIP_ITERS; it++) {
         double a[2];
-        dP[3 * k + 1] = -f * s[0], dP[3 * k + 2] = -f * s[1];
+        dP[ROWS * k + T1] = -f * s[0], dP[ROWS * k + T2] = -f * s[1];
         tangential_rate(c, dP, k, a);
         const double n = hypot(a[0], a[1]);
         if (!(n > 0)) break;
         s[0] = a[0] / n, s[1] = a[1] / n;
     }
     double a[2];
-    dP[3 * k + 1] = -f * s[0], dP[3 * k + 2] = -f * s[1];
+    dP[ROWS * k + T1] = -f * s[0], dP[ROWS * k + T2] = -f * s[1];
     tangential_rate(c, dP, k, a);
     if (a[0] * s[0] + a[1] * s[1] > 0) return SG_SLIP_START;
-    dP[3 * k + 1] = -f * s0[0], dP[3 * k + 2] = -f * s0[1];
+    dP[ROWS * k + T1] = -f * s0[0], dP[ROWS * k + T2] = -f * s0[1];
     return SG_SATURATED;
 }
 
@@ -236,17 +239,17 @@ static int stick_rates(const sg_ctx *c, const double *nu, double *dP, const int 
     double *A = c->w->A, *b = c->w->b;
     const int n = 2 * ns, m = c->m;
     for (int a = 0; a < ns; a++) { /* tangential impulses of S excluded */
-        dP[3 * S[a] + 1] = dP[3 * S[a] + 2] = 0.0;
+        dP[ROWS * S[a] + T1] = dP[ROWS * S[a] + T2] = 0.0;
     }
     for (int a = 0; a < ns; a++)
         for (int r = 0; r < 2; r++) {
-            const int row = 3 * S[a] + 1 + r;
+            const int row = ROWS * S[a] + T1 + r;
             double v = 0.0;
             for (int j = 0; j < m; j++) v += c->W[row * m + j] * dP[j];
             b[2 * a + r] = -v - nu[row] / c->prelax;
             for (int bb = 0; bb < ns; bb++)
                 for (int q = 0; q < 2; q++)
-                    A[(2 * a + r) * n + 2 * bb + q] = c->W[row * m + 3 * S[bb] + 1 + q];
+                    A[(2 * a + r) * n + 2 * bb + q] = c->W[row * m + ROWS * S[bb] + T1 + q];
         }
     spd_solve(A, b, n);
     int worst = -1;
@@ -254,7 +257,7 @@ static int stick_rates(const sg_ctx *c, const double *nu, double *dP, const int 
     for (int a = 0; a < ns; a++) {
         const int k = S[a];
         const double t = hypot(b[2 * a], b[2 * a + 1]), lim = c->mu[k] * c->w->rho[k];
-        dP[3 * k + 1] = b[2 * a], dP[3 * k + 2] = b[2 * a + 1];
+        dP[ROWS * k + T1] = b[2 * a], dP[ROWS * k + T2] = b[2 * a + 1];
         if (t > excess * lim) excess = t / lim, worst = a;
     }
     return worst;
@@ -266,14 +269,14 @@ static void rate(const sg_ctx *c, const double *nu, double *dP)
     mcd_stronge_ws *w = c->w;
     int ns = 0;
     for (int k = 0; k < c->nc; k++) {
-        const double *v = nu + 3 * k, vt = hypot(v[1], v[2]), f = c->mu[k] * w->rho[k];
-        dP[3 * k] = w->rho[k];
-        dP[3 * k + 1] = dP[3 * k + 2] = 0.0;
+        const double *v = nu + ROWS * k, vt = hypot(v[T1], v[T2]), f = c->mu[k] * w->rho[k];
+        dP[ROWS * k + N] = w->rho[k];
+        dP[ROWS * k + T1] = dP[ROWS * k + T2] = 0.0;
         if (!(f > 0)) {
             w->mode[k] = SG_FREE;
         } else if (!w->stuck[k] && vt > c->vtol) {
             w->mode[k] = SG_SLIP;
-            dP[3 * k + 1] = -f * v[1] / vt, dP[3 * k + 2] = -f * v[2] / vt;
+            dP[ROWS * k + T1] = -f * v[T1] / vt, dP[ROWS * k + T2] = -f * v[T2] / vt;
         } else {
             w->mode[k] = SG_STICK;
             w->S[ns++] = k;
@@ -283,8 +286,8 @@ static void rate(const sg_ctx *c, const double *nu, double *dP)
         const int a = stick_rates(c, nu, dP, w->S, ns);
         if (a < 0) break;
         const int k = w->S[a];
-        const double t = hypot(dP[3 * k + 1], dP[3 * k + 2]);
-        const double s0[2] = {-dP[3 * k + 1] / t, -dP[3 * k + 2] / t};
+        const double t = hypot(dP[ROWS * k + T1], dP[ROWS * k + T2]);
+        const double s0[2] = {-dP[ROWS * k + T1] / t, -dP[ROWS * k + T2] / t};
         w->S[a] = w->S[--ns];
         w->mode[k] = restart_slip(c, dP, k, s0);
     }
@@ -293,7 +296,7 @@ static void rate(const sg_ctx *c, const double *nu, double *dP)
 static double power(const sg_ctx *c, const double *nu)
 {
     double g = 0.0;
-    for (int k = 0; k < c->nc; k++) g += c->w->rho[k] * nu[3 * k];
+    for (int k = 0; k < c->nc; k++) g += c->w->rho[k] * nu[ROWS * k + N];
     return g;
 }
 
@@ -338,7 +341,8 @@ static double trial_work(const sg_ctx *c, double h)
     double W = 0.0;
     for (int k = 0; k < c->nc; k++) {
         const double r = c->w->rho[k];
-        c->w->Wn1[k] = c->w->Wn[k] + 0.5 * h * r * (c->w->nu[3 * k] + c->w->nut[3 * k]);
+        c->w->Wn1[k] =
+            c->w->Wn[k] + 0.5 * h * r * (c->w->nu[ROWS * k + N] + c->w->nut[ROWS * k + N]);
         W += c->w->Wn1[k];
     }
     return W;
@@ -389,10 +393,10 @@ static double stick_cap(const sg_ctx *c, int *which)
     *which = -1;
     for (int k = 0; k < c->nc; k++) {
         if (c->w->mode[k] != SG_SLIP) continue;
-        const double *v = c->w->nu + 3 * k, vt = hypot(v[1], v[2]);
+        const double *v = c->w->nu + ROWS * k, vt = hypot(v[T1], v[T2]);
         double a[2];
         tangential_rate(c, c->w->k1, k, a);
-        const double r = (a[0] * v[1] + a[1] * v[2]) / vt;
+        const double r = (a[0] * v[T1] + a[1] * v[T2]) / vt;
         if (r < 0 && vt / -r < cap) cap = vt / -r, *which = k;
     }
     return cap;
@@ -413,9 +417,9 @@ static void accept(const sg_ctx *c, double h, int capped)
     memcpy(w->nu, w->nut, (size_t)m * sizeof *w->nu);
     memcpy(w->Wn, w->Wn1, (size_t)c->nc * sizeof *w->Wn);
     for (int k = 0; k < c->nc; k++) {
-        const int t = 3 * k + 1;
-        const double vt = hypot(w->nu[t], w->nu[t + 1]);
-        const double wtt = fmax(c->W[t * m + t], c->W[(t + 1) * m + t + 1]);
+        const int t1 = ROWS * k + T1, t2 = ROWS * k + T2;
+        const double vt = hypot(w->nu[t1], w->nu[t2]);
+        const double wtt = fmax(c->W[t1 * m + t1], c->W[t2 * m + t2]);
         const double thr = fmax(c->vtol, h * c->mu[k] * w->rho[k] * wtt);
         if (vt > SG_SLIP_HYST * thr)
             w->stuck[k] = 0;
@@ -504,9 +508,9 @@ mcd_status mcd_stronge_solve(mcd_stronge_ws *w, int nc, const double *W, const d
     memset(s, 0, sizeof *s);
     const mcd_stronge_opts o = opt ? *opt : mcd_stronge_default_opts();
     mcd_status r = check_input(w, nc, W, nu, mu, e, &o, P, err);
-    if (P && nc > 0 && w && nc <= w->cap) memset(P, 0, 3 * (size_t)nc * sizeof *P);
+    if (P && nc > 0 && w && nc <= w->cap) memset(P, 0, ROWS * (size_t)nc * sizeof *P);
     if (r != MCD_OK || nc == 0) return r;
-    sg_ctx c = {w, nc, 3 * nc, W, nu, mu, 0.0, 0.0, 0.0};
+    sg_ctx c = {w, nc, ROWS * nc, W, nu, mu, 0.0, 0.0, 0.0};
     for (int i = 0; i < c.m; i++) c.vscale = fmax(c.vscale, fabs(nu[i]));
     c.vtol = SG_STICK_VTOL * c.vscale;
     const double psum = plastic_impulse(&c);
@@ -522,7 +526,7 @@ mcd_status mcd_stronge_solve(mcd_stronge_ws *w, int nc, const double *W, const d
     for (int i = 0; i < c.m; i++) {
         P[i] = w->P[i];
         dT += 0.5 * w->P[i] * (nu[i] + w->nu[i]);
-        if (i % 3 == 0) s->p += w->P[i];
+        if (i % ROWS == N) s->p += w->P[i]; /* the normal rows */
     }
     const double Wf = sum_work(&c);
     s->energy_change = dT;

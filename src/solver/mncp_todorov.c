@@ -17,6 +17,14 @@ static double norm2(double a, double b)
     return hypot(a, b);
 }
 
+enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
+
+/* Entry (a, b) of a contact's ROWS x ROWS block dF/dz, row-major. */
+static int at(int a, int b)
+{
+    return ROWS * a + b;
+}
+
 /* dF/dz entries, derived from F_n = max(0, -z_n), F_t = -s z_t,
  * s = min(1, mu F_n / |z_t|) (docs/solvers.md gives the corrected table of
  * Eq. (59)); t = z_t / |z_t|:
@@ -25,32 +33,32 @@ static double norm2(double a, double b)
  *   slip:  dF_t/dz_t = -s (I - t t^T),   dF_t/dz_n = -mu t dF_n/dz_n = mu t */
 void mcd_todorov_contact(double mu, const double z[3], double F[3], double dF[9])
 {
-    double Fn = z[0] < 0 ? -z[0] : 0.0; /* Eq. (49) */
-    if (dF) memset(dF, 0, 9 * sizeof *dF);
+    double Fn = z[N] < 0 ? -z[N] : 0.0; /* Eq. (49) */
+    if (dF) memset(dF, 0, ROWS * ROWS * sizeof *dF);
     if (Fn == 0) { /* separation: F_t = -s z_t with s = 0 */
-        F[0] = F[1] = F[2] = 0.0;
+        F[N] = F[T1] = F[T2] = 0.0;
         return;
     }
-    double zt = norm2(z[1], z[2]);
-    F[0] = Fn;
+    double zt = norm2(z[T1], z[T2]);
+    F[N] = Fn;
     if (zt <= mu * Fn) { /* stick, s = 1 (Eq. 50) */
-        F[1] = -z[1];
-        F[2] = -z[2];
-        if (dF) dF[0] = dF[4] = dF[8] = -1.0;
+        F[T1] = -z[T1];
+        F[T2] = -z[T2];
+        if (dF) dF[at(N, N)] = dF[at(T1, T1)] = dF[at(T2, T2)] = -1.0;
         return;
     }
     double s = mu * Fn / zt; /* slip, s < 1 (Eq. 50) */
-    double t1 = z[1] / zt, t2 = z[2] / zt;
-    F[1] = -s * z[1];
-    F[2] = -s * z[2];
+    double t1 = z[T1] / zt, t2 = z[T2] / zt;
+    F[T1] = -s * z[T1];
+    F[T2] = -s * z[T2];
     if (!dF) return;
-    dF[0] = -1.0;
-    dF[3] = mu * t1;
-    dF[6] = mu * t2;
-    dF[4] = -s * t2 * t2;
-    dF[5] = s * t1 * t2;
-    dF[7] = s * t1 * t2;
-    dF[8] = -s * t1 * t1;
+    dF[at(N, N)] = -1.0;
+    dF[at(T1, N)] = mu * t1;
+    dF[at(T2, N)] = mu * t2;
+    dF[at(T1, T1)] = -s * t2 * t2;
+    dF[at(T1, T2)] = s * t1 * t2;
+    dF[at(T2, T1)] = s * t1 * t2;
+    dF[at(T2, T2)] = -s * t1 * t1;
 }
 
 void mcd_mncp_units(const mcd_fc3d *p, double *scale)
@@ -61,10 +69,11 @@ void mcd_mncp_units(const mcd_fc3d *p, double *scale)
         scale[i] = d > 0 ? 1.0 / d : 1.0;
     }
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
+        int c = p->nb + ROWS * k;
         double t = 0.0;
-        for (int a = 0; a < 3; a++) t += p->W[(size_t)(c + a) * n + c + a];
-        for (int a = 0; a < 3; a++) scale[c + a] = t > 0 ? 3.0 / t : 1.0;
+        for (int a = 0; a < ROWS; a++) t += p->W[(size_t)(c + a) * n + c + a];
+        for (int a = 0; a < ROWS; a++)
+            scale[c + a] = t > 0 ? ROWS / t : 1.0; /* 1 / mean diagonal */
     }
 }
 
@@ -73,8 +82,8 @@ static void scaled_impulses(const mcd_fc3d *p, const double *x, double *r, doubl
 {
     memcpy(r, x, (size_t)p->nb * sizeof *r);
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
-        mcd_todorov_contact(p->mu[k], x + c, r + c, dF ? dF + 9 * k : NULL);
+        int c = p->nb + ROWS * k;
+        mcd_todorov_contact(p->mu[k], x + c, r + c, dF ? dF + ROWS * ROWS * k : NULL);
     }
 }
 
@@ -105,14 +114,15 @@ static void row_times_block_diag(const mcd_fc3d *p, const double *scale, const d
 {
     for (int j = 0; j < p->nb; j++) Ji[j] = Wi[j] * scale[j];
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
-        const double *B = dF + 9 * k;
-        if (B[0] == 0) {
-            Ji[c] = Ji[c + 1] = Ji[c + 2] = 0.0;
+        int c = p->nb + ROWS * k;
+        const double *B = dF + ROWS * ROWS * k;
+        if (B[at(N, N)] == 0) {
+            Ji[c + N] = Ji[c + T1] = Ji[c + T2] = 0.0;
             continue;
         }
-        double w0 = Wi[c] * scale[c], w1 = Wi[c + 1] * scale[c], w2 = Wi[c + 2] * scale[c];
-        for (int a = 0; a < 3; a++) Ji[c + a] = w0 * B[a] + w1 * B[3 + a] + w2 * B[6 + a];
+        double wn = Wi[c + N] * scale[c], w1 = Wi[c + T1] * scale[c], w2 = Wi[c + T2] * scale[c];
+        for (int b = 0; b < ROWS; b++)
+            Ji[c + b] = wn * B[at(N, b)] + w1 * B[at(T1, b)] + w2 * B[at(T2, b)];
     }
 }
 
@@ -126,10 +136,10 @@ void mcd_mncp_jacobian(void *ctx, const double *x, double *J)
     for (int i = 0; i < n; i++)
         row_times_block_diag(p, s->scale, p->W + (size_t)i * n, s->dF, J + (size_t)i * n);
     for (int k = 0; k < p->nc; k++) { /* the -(dF_u/dz + I) of Eq. (58) */
-        int c = p->nb + 3 * k;
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++)
-                J[(size_t)(c + a) * n + c + b] -= s->dF[9 * k + 3 * a + b] + (a == b);
+        int c = p->nb + ROWS * k;
+        for (int a = 0; a < ROWS; a++)
+            for (int b = 0; b < ROWS; b++)
+                J[(size_t)(c + a) * n + c + b] -= s->dF[ROWS * ROWS * k + ROWS * a + b] + (a == b);
     }
 }
 

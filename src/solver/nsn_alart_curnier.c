@@ -16,11 +16,19 @@
 #define NSN_MAX_HALVES 30    /* step halvings of one line search */
 #define NSN_PAST_KINK  1e-9  /* relative step past a contact's change of piece */
 
+enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
+
 /* One contact's Alart-Curnier residual and its Jacobian blocks. */
 typedef struct ac_block {
-    double phi[3];
-    double A[9], B[9]; /* dPhi_k = A E_k + B W_k, row-major (n, t1, t2) */
+    double phi[ROWS];
+    double A[ROWS * ROWS], B[ROWS * ROWS]; /* dPhi_k = A E_k + B W_k, row-major (mcd_fc3d_row) */
 } ac_block;
+
+/* Entry (a, b) of a contact's ROWS x ROWS block, row-major. */
+static int at(int a, int b)
+{
+    return ROWS * a + b;
+}
 
 static double norm2(double a, double b)
 {
@@ -33,18 +41,18 @@ static double norm2(double a, double b)
  * radius R = mu max(0, d): Phi_t = r_t - R x / |x|, x = r_t - rho_t u_t,
  * and with P = (R / |x|)(I - x x^T / |x|^2), m = mu [d > 0]:
  *     dPhi_t = (I - P) E_t - m x / |x| E_n + rho_t P W_t + m rho_n x / |x| W_n. */
-static void ac_slip(double m, const double rho[3], double R, const double r[3], double x1,
+static void ac_slip(double m, const double rho[ROWS], double R, const double r[ROWS], double x1,
                     double x2, double nx, ac_block *b)
 {
-    double t[2] = {x1 / nx, x2 / nx}, s = R / nx;
+    double t[2] = {x1 / nx, x2 / nx}, s = R / nx; /* t[a] along row T1 + a */
     for (int a = 0; a < 2; a++) {
-        b->phi[1 + a] = r[1 + a] - R * t[a];
-        b->A[3 * (1 + a)] = -m * t[a];
-        b->B[3 * (1 + a)] = m * rho[0] * t[a];
+        b->phi[T1 + a] = r[T1 + a] - R * t[a];
+        b->A[at(T1 + a, N)] = -m * t[a];
+        b->B[at(T1 + a, N)] = m * rho[N] * t[a];
         for (int c = 0; c < 2; c++) {
             double P = s * ((a == c) - t[a] * t[c]);
-            b->A[3 * (1 + a) + 1 + c] = (a == c) - P;
-            b->B[3 * (1 + a) + 1 + c] = rho[1] * P;
+            b->A[at(T1 + a, T1 + c)] = (a == c) - P;
+            b->B[at(T1 + a, T1 + c)] = rho[T1] * P;
         }
     }
 }
@@ -52,24 +60,24 @@ static void ac_slip(double m, const double rho[3], double R, const double r[3], 
 /* Phi_k and its Jacobian blocks (nsn_alart_curnier.h, the CKPS form). On
  * a border (d = 0, |x| = R) the smooth piece on the side of separation
  * and slip is not taken: the stick / contact piece is. */
-static void ac_contact(double mu, const double rho[3], const double r[3], const double u[3],
-                       ac_block *b)
+static void ac_contact(double mu, const double rho[ROWS], const double r[ROWS],
+                       const double u[ROWS], ac_block *b)
 {
     memset(b, 0, sizeof *b);
-    double d = r[0] - rho[0] * u[0];
+    double d = r[N] - rho[N] * u[N];
     if (d > 0) {
-        b->phi[0] = rho[0] * u[0]; /* r_n - (r_n - rho_n u_n) */
-        b->B[0] = rho[0];
+        b->phi[N] = rho[N] * u[N]; /* r_n - (r_n - rho_n u_n) */
+        b->B[at(N, N)] = rho[N];
     } else {
-        b->phi[0] = r[0];
-        b->A[0] = 1.0;
+        b->phi[N] = r[N];
+        b->A[at(N, N)] = 1.0;
     }
-    double R = mu * fmax(d, 0.0), x1 = r[1] - rho[1] * u[1], x2 = r[2] - rho[1] * u[2];
+    double R = mu * fmax(d, 0.0), x1 = r[T1] - rho[T1] * u[T1], x2 = r[T2] - rho[T1] * u[T2];
     double nx = norm2(x1, x2);
     if (nx <= R) { /* stick: Phi_t = rho_t u_t */
-        b->phi[1] = rho[1] * u[1];
-        b->phi[2] = rho[1] * u[2];
-        b->B[4] = b->B[8] = rho[1];
+        b->phi[T1] = rho[T1] * u[T1];
+        b->phi[T2] = rho[T1] * u[T2];
+        b->B[at(T1, T1)] = b->B[at(T2, T2)] = rho[T1];
         return;
     }
     ac_slip(d > 0 ? mu : 0.0, rho, R, r, x1, x2, nx, b);
@@ -90,12 +98,12 @@ static void ac_parameters(const mcd_fc3d *p, int rung, double *rho)
         rho[i] = w > 0 ? 1.0 / w : 1.0;
     }
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
+        int c = p->nb + ROWS * k;
         double tr = 0.0;
-        for (int a = 0; a < 3; a++) tr += p->W[(size_t)(c + a) * n + c + a];
-        double rk = tr > 0 ? 3.0 / tr : 1.0;
-        rho[c] = rk * rho_ladder[rung][0];
-        rho[c + 1] = rho[c + 2] = rk * rho_ladder[rung][1];
+        for (int a = 0; a < ROWS; a++) tr += p->W[(size_t)(c + a) * n + c + a];
+        double rk = tr > 0 ? ROWS / tr : 1.0; /* 1 / mean diagonal */
+        rho[c + N] = rk * rho_ladder[rung][0];
+        rho[c + T1] = rho[c + T2] = rk * rho_ladder[rung][1];
     }
 }
 
@@ -109,10 +117,10 @@ static double ac_residual(const mcd_fc3d *p, const double *rho, const double *r,
         s += phi[i] * phi[i];
     }
     for (int k = 0; k < p->nc; k++) {
-        int c = p->nb + 3 * k;
+        int c = p->nb + ROWS * k;
         ac_block b;
         ac_contact(p->mu[k], rho + c, r + c, u + c, &b);
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < ROWS; a++) {
             phi[c + a] = b.phi[a];
             s += b.phi[a] * b.phi[a];
         }
@@ -120,24 +128,24 @@ static double ac_residual(const mcd_fc3d *p, const double *rho, const double *r,
     return 0.5 * s;
 }
 
-/* Rows [c, c + 3) of J = A + B (W + eps diag(1 / rho)) for contact k. */
+/* Rows [c, c + ROWS) of J = A + B (W + eps diag(1 / rho)) for contact k. */
 static void contact_rows(const mcd_fc3d *p, int k, const double *rho, const double *r,
                          const double *u, double eps, double *J)
 {
-    int n = mcd_fc3d_size(p), c = p->nb + 3 * k;
+    int n = mcd_fc3d_size(p), c = p->nb + ROWS * k;
     ac_block b;
     ac_contact(p->mu[k], rho + c, r + c, u + c, &b);
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < ROWS; a++) {
         double *row = J + (size_t)(c + a) * n;
         memset(row, 0, (size_t)n * sizeof *row);
-        for (int e = 0; e < 3; e++) {
-            double Bae = b.B[3 * a + e];
+        for (int e = 0; e < ROWS; e++) {
+            double Bae = b.B[at(a, e)];
             if (Bae == 0) continue;
             const double *wrow = p->W + (size_t)(c + e) * n;
             for (int j = 0; j < n; j++) row[j] += Bae * wrow[j];
             row[c + e] += eps * Bae / rho[c + e];
         }
-        for (int e = 0; e < 3; e++) row[c + e] += b.A[3 * a + e];
+        for (int e = 0; e < ROWS; e++) row[c + e] += b.A[at(a, e)];
     }
 }
 
@@ -206,13 +214,13 @@ static double least_root(double a, double b, double c)
 static double contact_kink(const nsn_state *s, int k)
 {
     const mcd_nsn_ws *w = s->w;
-    int c = s->p->nb + 3 * k;
-    double rn = w->rho[c], rt = w->rho[c + 1], mu = s->p->mu[k];
-    double d0 = s->r[c] - rn * s->u[c], dd = w->step[c] - rn * w->w_step[c];
-    double x0[2], dx[2];
+    int c = s->p->nb + ROWS * k;
+    double rn = w->rho[c + N], rt = w->rho[c + T1], mu = s->p->mu[k];
+    double d0 = s->r[c + N] - rn * s->u[c + N], dd = w->step[c + N] - rn * w->w_step[c + N];
+    double x0[2], dx[2]; /* along rows T1, T2 */
     for (int a = 0; a < 2; a++) {
-        x0[a] = s->r[c + 1 + a] - rt * s->u[c + 1 + a];
-        dx[a] = w->step[c + 1 + a] - rt * w->w_step[c + 1 + a];
+        x0[a] = s->r[c + T1 + a] - rt * s->u[c + T1 + a];
+        dx[a] = w->step[c + T1 + a] - rt * w->w_step[c + T1 + a];
     }
     double an = dd != 0 && -d0 / dd > 0 && -d0 / dd < 1 ? -d0 / dd : 2.0;
     double qa = dx[0] * dx[0] + dx[1] * dx[1] - mu * mu * dd * dd;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "../../tools/draw_trajectory.h"
 #include "cli_fixture.h"
 #include "mcdyn/closure.h"
@@ -146,10 +147,5 @@ int main(void)
     tcase_add_test(tc, recorded_frame_has_feet_on_the_floor);
     tcase_add_test(tc, command_draws_the_recorded_frame);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK); /* the second test uses the first's CSV */
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite_fork(s, CK_NOFORK); /* the second test uses the first's CSV */
 }

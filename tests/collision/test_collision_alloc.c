@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "collision/bullet_shim.h"
 #include "collision_fixture.h"
 
@@ -78,10 +79,5 @@ int main(void)
     TCase *tc = tcase_create("alloc");
     tcase_add_test(tc, no_allocation_in_steady_state);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite_fork(su, CK_NOFORK);
 }

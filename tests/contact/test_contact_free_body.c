@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "common/random_model.h"
 #include "dynamics/osc_internal.h"
 #include "mcdyn/mcdyn.h"
@@ -225,9 +226,5 @@ int main(void)
     tcase_add_test(tc, closed_form_refuses_bodies_with_children_or_a_parent);
     tcase_add_test(tc, contact_layer_w_on_a1_and_free_box);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

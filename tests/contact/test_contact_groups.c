@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "../sim/box_grid.h"
 #include "mcdyn/mcdyn.h"
 
@@ -237,9 +238,5 @@ int main(void)
     tcase_add_test(tc, fixed_base_robots);
     tcase_add_loop_test(tc, grouped_equals_alone, 0, MCD_METHOD_COUNT);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "io/number_format.h"
 
 /* xorshift64: reproducible, no dependence on the C library's rand. */
@@ -180,9 +181,5 @@ static Suite *number_format_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(number_format_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(number_format_suite());
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "box_grid.h"
 #include "common/random_model.h"
 #include "mcdyn/mcdyn.h"
@@ -213,9 +214,5 @@ int main(void)
     tcase_add_test(tc, scenario_limit);
     tcase_add_test(tc, scenario_key_checked);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "box_grid.h"
 #include "common/alloc_counter.h"
 #include "common/contact_scenes.h"
@@ -132,9 +133,5 @@ int main(void)
     tcase_add_loop_test(tc, steps_after_growth_do_not_allocate, 0,
                         (int)(sizeof grouped_methods / sizeof *grouped_methods));
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }

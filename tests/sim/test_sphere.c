@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcdyn/mcdyn.h"
 #include "common/check_main.h"
+#include "common/contact_scenes.h"
+#include "mcdyn/mcdyn.h"
 
 #define V0   2.0
 #define MU   0.2
@@ -16,22 +17,6 @@
 #define DT   1e-3
 #define TSR  (2 * V0 / (7 * MU * G))
 #define VEND (5 * V0 / 7)
-
-static mcd_model *sphere_model(void)
-{
-    mcd_builder *b = NULL;
-    ck_assert_int_eq(mcd_builder_create(&b), MCD_OK);
-    mcd_link_desc l = mcd_link_desc_default();
-    l.name = "ball";
-    l.jtype = MCD_JOINT_FREE;
-    l.mass.mass = 1.0;
-    l.mass.inertia[0] = l.mass.inertia[4] = l.mass.inertia[8] = 0.4; /* 2/5 m r^2 */
-    ck_assert_int_eq(mcd_builder_add_link(b, &l, NULL, NULL), MCD_OK);
-    mcd_model *m = NULL;
-    ck_assert_int_eq(mcd_model_build(b, &m, NULL), MCD_OK);
-    mcd_builder_free(b);
-    return m;
-}
 
 /* Sphere of radius 1 on the plane z = 0, contact within 1 cm. */
 static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
@@ -58,7 +43,7 @@ typedef struct run_result {
 
 static run_result run(mcd_step_method kind, mcd_integrator integ, int fixed, double angle)
 {
-    mcd_model *m = sphere_model();
+    mcd_model *m = scene_ball_model();
     mcd_sim_options o = mcd_sim_default_options();
     o.dt = DT;
     o.solver = kind;
@@ -154,7 +139,7 @@ static mcd_status nan_controller(void *user, const mcd_model *m, mcd_data *d, do
 /* A controller producing NaN stops the step with the state untouched. */
 START_TEST(nan_is_reported_not_propagated)
 {
-    mcd_model *m = sphere_model();
+    mcd_model *m = scene_ball_model();
     mcd_sim *s = NULL;
     ck_assert_int_eq(mcd_sim_create(m, NULL, &s, NULL), MCD_OK);
     mcd_sim_set_contact_provider(s, sphere_plane, NULL);
@@ -181,7 +166,7 @@ END_TEST
 /* Solver non-convergence: 'stop' fails the step, 'warn' counts and goes on. */
 START_TEST(solver_failure_policy)
 {
-    mcd_model *m = sphere_model();
+    mcd_model *m = scene_ball_model();
     for (int warn = 0; warn < 2; warn++) {
         mcd_sim_options o = mcd_sim_default_options();
         o.solver = MCD_METHOD_MNCP_RLM;
@@ -224,7 +209,7 @@ static mcd_status spin_controller(void *user, const mcd_model *m, mcd_data *d, d
  * effect on spin): w_z(1 s) = 1 rad/s. */
 START_TEST(controller_runs_every_step)
 {
-    mcd_model *m = sphere_model();
+    mcd_model *m = scene_ball_model();
     mcd_sim *s = NULL;
     ck_assert_int_eq(mcd_sim_create(m, NULL, &s, NULL), MCD_OK);
     mcd_sim_set_controller(s, spin_controller, NULL);

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "common/check_main.h"
 #include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 
@@ -140,9 +141,5 @@ int main(void)
     tcase_add_loop_test(tc, resting_box_converges_faster_warm, 0, n);
     tcase_add_loop_test(tc, sliding_box_fails_no_more_than_cold, 0, n);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -4,6 +4,7 @@
  * rank-deficient N, agreement of PGS and APGD on the Siconos problem files,
  * the complementarity measure in velocity units, non-convergence and bad
  * input. */
+#include "common/check_main.h"
 #include "mcdyn/ccp.h"
 #include "mcdyn/problem_io.h"
 #include "solver_testutil.h"
@@ -576,9 +577,5 @@ static Suite *ccp_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(ccp_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(ccp_suite());
 }

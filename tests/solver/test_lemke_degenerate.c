@@ -10,6 +10,7 @@
  * that box (in 40 landings of 1000 steps the earlier code ended on a false
  * ray in 18; in this test it fails at step 1 of the third landing); and a
  * genuinely infeasible LCP, which must still end on a ray. */
+#include "common/check_main.h"
 #include "solver_testutil.h"
 
 #include <check.h>
@@ -491,9 +492,5 @@ int main(void)
     tcase_add_test(tc, infeasible_lcp_ends_on_a_ray);
     tcase_add_test(tc, every_pivot_keeps_an_almost_complementary_feasible_basis);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }

@@ -4,6 +4,7 @@
  * patterns (block diagonal, chain, random graph; 65 to 893 unknowns); the
  * dense, malformed, singular and non-finite cases; and whole solves
  * (mncp-plm, mlcp-pfb-plm) of block-sparse problems with known solutions. */
+#include "common/check_main.h"
 #include "base/lapack.h"
 #include "solver/lm_sparse.h"
 #include "solver_testutil.h"
@@ -357,9 +358,5 @@ static Suite *lm_sparse_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(lm_sparse_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(lm_sparse_suite());
 }

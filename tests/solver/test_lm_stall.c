@@ -14,6 +14,7 @@
  *    than one window of iterations (29) with steady progress: it must still
  *    converge alone, so the test does not cut a solve that is getting there.
  */
+#include "common/check_main.h"
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 
@@ -100,9 +101,5 @@ static Suite *lm_stall_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(lm_stall_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(lm_stall_suite());
 }

@@ -3,6 +3,7 @@
  * brute-force minimisation on random SPD problems, energy dissipation,
  * separation and bad input. Convention of include/mcdyn/impact.h: b is the
  * pre-impact relative velocity (the paper's b is -b), dT = 1/2 x'Ax + b'x. */
+#include "common/check_main.h"
 #include "mcdyn/impact.h"
 #include "solver_testutil.h"
 
@@ -455,9 +456,5 @@ static Suite *maxdiss_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(maxdiss_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(maxdiss_suite());
 }

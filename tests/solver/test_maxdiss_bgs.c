@@ -5,6 +5,7 @@
  * the comparison with Coulomb solutions (what holds and what does not),
  * redundant contacts and singular blocks, divergence and bad input.
  * Convention of include/mcdyn/impact.h: u = W r + q, dT = 1/2 r'Wr + q'r. */
+#include "common/check_main.h"
 #include "mcdyn/impact.h"
 #include "mcdyn/solver.h"
 #include "solver_testutil.h"
@@ -527,9 +528,5 @@ static Suite *maxdiss_bgs_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(maxdiss_bgs_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(maxdiss_bgs_suite());
 }

@@ -2,6 +2,7 @@
  * Jacobian Eq. (58): dF_u/dz against finite differences at random points
  * in each regime, the full Jacobian against finite differences of Phi,
  * and the Coulomb property of the parameterisation. */
+#include "common/check_main.h"
 #include "solver/mncp_todorov.h"
 #include "solver_testutil.h"
 
@@ -216,9 +217,5 @@ static Suite *mncp_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(mncp_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(mncp_suite());
 }

@@ -5,6 +5,7 @@
  * With contacts 2 and 3 sticking the velocity v^T q cannot be absorbed:
  * PLM stopped at psi = (v^T q)^2 / 2 = 3.2e-15, error 1.8e-6, for 100
  * iterations; the solution has contact 3 sliding at -1.2e-7. */
+#include "common/check_main.h"
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 
@@ -51,9 +52,5 @@ static Suite *stall_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(stall_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(stall_suite());
 }

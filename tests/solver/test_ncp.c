@@ -1,6 +1,7 @@
 /* NCP functions (Mylapilli & Jain Sec. 2.2): FB Eq. (5), PFB Eq. (8), their
  * generalized gradient Eq. (45)-(47), the MLCP-PFB Jacobian Eq. (45)-(48)
  * with bounds, and the example of Sec. 2.2.2 (z = 1e20, f = 0.1). */
+#include "common/check_main.h"
 #include "solver/mlcp_pfb.h"
 #include "solver/ncp_functions.h"
 #include "solver_testutil.h"
@@ -246,9 +247,5 @@ static Suite *ncp_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(ncp_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(ncp_suite());
 }

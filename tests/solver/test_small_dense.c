@@ -3,6 +3,7 @@
  * and non-finite matrices, the normal matrix J^T J + lambda I against the
  * explicit product, and the normal-equations step against dgels' solution
  * of the stacked least-squares problem of Mylapilli & Jain Sec. 5.2. */
+#include "common/check_main.h"
 #include "base/lapack.h"
 #include "solver/small_dense.h"
 #include "solver_testutil.h"
@@ -240,9 +241,5 @@ static Suite *small_dense_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(small_dense_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(small_dense_suite());
 }

@@ -2,6 +2,7 @@
  * while each solver runs on a problem it solves, after a first warm-up solve
  * (BLAS may set up its own buffers once). Not built with AddressSanitizer,
  * which owns malloc. */
+#include "common/check_main.h"
 #include "common/alloc_counter.h"
 #include "solver_testutil.h"
 
@@ -123,9 +124,5 @@ int main(void)
     tcase_add_test(tc, solves_do_not_allocate);
     tcase_add_test(tc, fallback_chains_do_not_allocate);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }

@@ -3,6 +3,7 @@
  * solver of the wrong family, invalid options, box rows and a singular
  * equality block for Lemke. Also the names and the error measures (fc3d
  * against values computed by Siconos 4.4's fc3d_compute_error). */
+#include "common/check_main.h"
 #include "solver_testutil.h"
 
 #include <check.h>
@@ -327,9 +328,5 @@ static Suite *input_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(input_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(input_suite());
 }

@@ -3,12 +3,13 @@
  * definite), frictional contact problems built from chosen sticking,
  * sliding and separating contacts (checked against Coulomb's law directly),
  * Lemke on degenerate and infeasible problems, and non-convergence. */
+#include "common/check_main.h"
+#include "base/clock.h"
 #include "solver_testutil.h"
 
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define SOLUTION_TOL 1e-8  /* |z - z*|_inf for the unique-solution problems */
 #define ERROR_TOL    1e-10 /* tolerance handed to the solvers (error measure) */
@@ -94,14 +95,6 @@ static double mlcp_residual(const mcd_mlcp *p, const double *z)
     return sqrt(e2) / (1 + sqrt(q2));
 }
 
-/* Wall time around a call, on the test's own clock. */
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Solves with every MLCP solver in kinds and compares with z*. The
  * reported error is the residual of the returned z up to rounding: the
  * library evaluates each row in a cancellation-free form, which differs
@@ -118,9 +111,9 @@ static void solve_and_compare(const mcd_mlcp *p, const double *z_star, const mcd
         mcd_solver_opts o = opts_for(kinds[k]);
         mcd_solver_stats st;
         mcd_error err = {0};
-        double t0 = wall_seconds();
+        double t0 = mcd_clock_seconds();
         mcd_status s = mcd_solve_mlcp(ws, kinds[k], p, &o, z, &st, &err);
-        double t1 = wall_seconds();
+        double t1 = mcd_clock_seconds();
         ck_assert_msg(s == MCD_OK, "%s trial %d: %s", mcd_solver_name(kinds[k]), trial, err.msg);
         ck_assert_int_eq(st.status, MCD_OK);
         ck_assert_msg(tu_max_diff(p->n, z, z_star) < SOLUTION_TOL, "%s trial %d: |z - z*| = %g",
@@ -445,9 +438,5 @@ static Suite *solvers_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(solvers_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(solvers_suite());
 }

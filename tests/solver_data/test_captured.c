@@ -5,6 +5,7 @@
  * only with the error recomputed here from the returned point <= tol, and
  * stats.error equal to it), and the methods the table below names must
  * converge. A file in the folder but not in the table fails the suite. */
+#include "common/check_main.h"
 #include "mcdyn/ccp.h"
 #include "mcdyn/impact.h"
 #include "mcdyn/problem_io.h"
@@ -193,10 +194,5 @@ static Suite *captured_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(captured_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite_fork(captured_suite(), CK_NOFORK);
 }

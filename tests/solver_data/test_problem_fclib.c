@@ -17,6 +17,7 @@
 #include <fclib.h>
 #include <hdf5.h>
 
+#include "common/check_main.h"
 #include "fclib_read.h"
 #include "problem_list.h"
 
@@ -495,9 +496,5 @@ static Suite *suite(void)
 int main(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(suite());
 }

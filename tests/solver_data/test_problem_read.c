@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "mcdyn/problem_io.h"
 #include "problem_list.h"
 
@@ -431,9 +432,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(suite());
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "../cli/cli_fixture.h"
 #include "sweep_fixture.h"
 
@@ -361,9 +362,5 @@ int main(void)
     tcase_add_test(tc, plot_of_a_sweep);
     tcase_add_test(tc, bad_usage);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/check_main.h"
 #include "../cli/cli_fixture.h"
 #include "sweep_fixture.h"
 
@@ -235,9 +236,5 @@ int main(void)
     tcase_add_test(tc, failing_case_on_two_ranks);
     tcase_add_test(tc, resume_after_killing_rank0);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

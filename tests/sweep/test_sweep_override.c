@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/scenario.h"
 
 static const char *data(const char *name)
@@ -130,9 +131,5 @@ int main(void)
     tcase_add_test(tc, bad_paths_are_named);
     tcase_add_test(tc, bad_arguments);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/runner.h"
 
 #define THREADS 2
@@ -122,9 +123,5 @@ int main(void)
     tcase_add_test(tc, a1_drop_on_two_threads);
     tcase_add_test(tc, sphere_on_two_threads);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return run_suite(s);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/scenario.h"
 #include "mcdyn/urdf.h"
@@ -319,9 +320,5 @@ int main(void)
     tcase_add_test(tc, sphere_plane_case1);
     tcase_add_test(tc, sphere_plane_case2);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }

@@ -12,6 +12,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include "common/check_main.h"
 #include "bench_mujoco.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
@@ -349,9 +350,5 @@ int main(void)
     tcase_add_test(tc, bench_function);
     tcase_add_test(tc, bench_function_errors);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }

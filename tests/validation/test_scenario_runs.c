@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/check_main.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
 #include "mcdyn/scenario.h"
@@ -145,9 +146,5 @@ int main(void)
     tcase_add_test(tc, sphere_case2);
     tcase_add_test(tc, pendulum_floor_then_wall);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return run_suite(s);
 }
