@@ -2,6 +2,7 @@
 """self_stress.py: is a captured frictional-contact step jammed?
 
     /usr/bin/python3 tests/scenes/self_stress.py STEP.dat [MU_SCALE ...]
+    /usr/bin/python3 tests/scenes/self_stress.py --check
 
 STEP.dat is a step problem written by capture-problems (a dense Siconos
 fc3d file: W, q = nu_free - t, mu; rows (n, f, o) per contact). A
@@ -25,6 +26,14 @@ means a self-stress exists; then q . d of the LP's d is printed (< 0: the
 targets load it, the CCP is unbounded along d). The inscribed polygon makes
 a reported self-stress a true one of the exact cone; rho > 0 is a margin
 for the 16-gon, within cos(pi/16) = 0.98 of the exact cone.
+
+--check runs the LP on a closed form: a ball squeezed in a wedge of
+half-angle alpha (two contacts, normals tilted up by alpha from opposite
+horizontals, positive targets) has a self-stress, the two impulses along
+the chord between the contact points, exactly when tan(alpha) <= mu (the
+chord makes the angle alpha with each normal); with the 16-gon, when
+tan(alpha) <= 0.98 mu. alpha = 20 deg, tan = 0.364: none at mu = 0.3, one
+at mu = 0.4 with q . d = -t < 0.
 
 Needs python3-scipy (Debian). Not run by the test suite: it documents the
 measurement of docs/contact.md, "Jams".
@@ -87,7 +96,40 @@ def distance_to_self_stress(W, mu, scale):
     return (res.fun, res.x[:n]) if res.status == 0 else (None, None)
 
 
+def wedge(mu, alpha=np.radians(20.0), radius=0.05, mass=0.1):
+    """W, q, mu of a ball in a wedge (--check): J M^-1 J^T, targets 0.01 m/s."""
+    inertia = 0.4 * mass * radius * radius
+    Minv = np.diag([1 / mass] * 3 + [1 / inertia] * 3)
+    rows = []
+    for side in (1.0, -1.0):
+        n = np.array([side * np.cos(alpha), 0.0, np.sin(alpha)])  # into the ball
+        f = np.cross(n, [0.0, 1.0, 0.0])
+        f /= np.linalg.norm(f)
+        o = np.cross(n, f)
+        p = -radius * n  # the contact point from the centre
+        rows += [np.r_[e, np.cross(p, e)] for e in (n, f, o)]
+    J = np.array(rows)
+    q = np.zeros(6)
+    q[0::3] = -0.01
+    return J @ Minv @ J.T, q, np.array([mu, mu])
+
+
+def check():
+    """The closed form of wedge(): exit status 1 if the LP disagrees."""
+    bad = 0
+    for mu, expect in ((0.3, False), (0.4, True)):
+        W, q, m = wedge(mu)
+        rho, d = distance_to_self_stress(W, m, 1.0)
+        found = rho is not None and rho < 1e-9 and q @ d < 0
+        print("wedge, tan(alpha) = %.3f, mu = %.1f: rho = %s, self-stress %s (expected %s)" %
+              (np.tan(np.radians(20.0)), mu, rho, found, expect))
+        bad |= int(bool(found) != expect)
+    return bad
+
+
 def main(argv):
+    if len(argv) == 2 and argv[1] == "--check":
+        sys.exit(check())
     if len(argv) < 2:
         raise SystemExit(__doc__)
     W, q, mu = read_fc3d_dat(argv[1])
