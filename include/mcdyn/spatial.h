@@ -412,18 +412,6 @@ static inline void mcd_sym6_add(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RE
 static inline void mcd_sym6_sub_udu(mcd_sym6 *MCD_RESTRICT a, int n, const double *MCD_RESTRICT U,
                                     const double *MCD_RESTRICT Dinv)
 {
-    if (n == 1) { /* a -= u u^T / D */
-        const double *u = U, d = Dinv[0];
-        for (int i = 0; i < 3; i++) {
-            const double wa = d * u[i], wc = d * u[3 + i];
-            for (int j = 0; j < 3; j++) {
-                a->A[3 * i + j] -= wa * u[j];
-                a->B[3 * i + j] -= wa * u[3 + j];
-                a->C[3 * i + j] -= wc * u[3 + j];
-            }
-        }
-        return;
-    }
     for (int k = 0; k < n; k++) {
         double w[6] = {0, 0, 0, 0, 0, 0}; /* w = sum_l Dinv_kl U_l */
         for (int l = 0; l < n; l++)
@@ -437,6 +425,22 @@ static inline void mcd_sym6_sub_udu(mcd_sym6 *MCD_RESTRICT a, int n, const doubl
             }
     }
 }
+/* a += b - u u^T d for a scalar d (a one-column articulated-inertia
+ * update) in one pass over the 27 entries, (a + b) - (d u) u^T entry by
+ * entry. */
+static inline void mcd_sym6_add_sub_uut(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RESTRICT b,
+                                        const double *MCD_RESTRICT u, double d)
+{
+    for (int i = 0; i < 3; i++) {
+        const double wa = d * u[i], wc = d * u[3 + i];
+        for (int j = 0; j < 3; j++) {
+            a->A[3 * i + j] = (a->A[3 * i + j] + b->A[3 * i + j]) - wa * u[j];
+            a->B[3 * i + j] = (a->B[3 * i + j] + b->B[3 * i + j]) - wa * u[3 + j];
+            a->C[3 * i + j] = (a->C[3 * i + j] + b->C[3 * i + j]) - wc * u[3 + j];
+        }
+    }
+}
+
 /* Transform a child inertia to the parent: Ma = phi(a,c) Mc phi(a,c)^T
  * (Ma may not alias Mc). */
 static inline void mcd_sym6_to_parent(mcd_sym6 *Ma, const mcd_pose *X, const mcd_sym6 *Mc)
