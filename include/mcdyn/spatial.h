@@ -381,10 +381,27 @@ static inline void mcd_sym6_rigid(mcd_sym6 *M, double m, const double c[3], cons
     M->A[1] = M->A[3] = Jc[1] - m * cx * cy;
     M->A[2] = M->A[6] = Jc[2] - m * cx * cz;
     M->A[5] = M->A[7] = Jc[5] - m * cy * cz;
-    mcd_m3_skew(M->B, c);
-    for (int i = 0; i < 9; i++) M->B[i] *= m;
+    /* B = m c~ */
+    M->B[0] = M->B[4] = M->B[8] = 0.0;
+    M->B[1] = -cz * m, M->B[2] = cy * m;
+    M->B[3] = cz * m, M->B[5] = -cx * m;
+    M->B[6] = -cy * m, M->B[7] = cx * m;
     memset(M->C, 0, sizeof M->C);
     M->C[0] = M->C[4] = M->C[8] = m;
+}
+/* r = M x for a rigid-body inertia made by mcd_sym6_rigid (B = m c~ with a
+ * zero diagonal, C = m I), without the products by its structural zeros;
+ * the same sums as mcd_sym6_mul_v less their zero terms (r may not alias x). */
+static inline void mcd_sym6_rigid_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,
+                                        const double *MCD_RESTRICT x)
+{
+    const double *A = M->A, *B = M->B, m = M->C[0];
+    r[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2] + B[1] * x[4] + B[2] * x[5];
+    r[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2] + B[3] * x[3] + B[5] * x[5];
+    r[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2] + B[6] * x[3] + B[7] * x[4];
+    r[3] = B[3] * x[1] + B[6] * x[2] + m * x[3];
+    r[4] = B[1] * x[0] + B[7] * x[2] + m * x[4];
+    r[5] = B[2] * x[0] + B[5] * x[1] + m * x[5];
 }
 /* r = M x (r may not alias x) */
 static inline void mcd_sym6_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,

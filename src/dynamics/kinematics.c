@@ -131,7 +131,8 @@ static int coordinate_axis(const double u[3], double *sign)
 static void revolute_about_axis(const double *Rpj, const double p[3], int i, double sign,
                                 double angle, mcd_pose *Xw, double *S)
 {
-    const int j = (i + 1) % 3, l = (i + 2) % 3;
+    static const int next[3] = {1, 2, 0};
+    const int j = next[i], l = next[j];
     const double c = cos(angle), s = sign * sin(angle);
     double w[3];
     for (int r = 0; r < 3; r++) {
@@ -184,56 +185,64 @@ static void joint_frame(const mcd_model *m, const mcd_data *d, int k, mcd_pose *
     *R = Xpj->R;
 }
 
+/* X_world, H^* and M(k) of body k (its parent's done). */
+static inline void body_kinematics(const mcd_model *m, mcd_data *d, int k, const double *q)
+{
+    const mcd_body *B = &m->body[k];
+    const mcd_body_plan *plan = &d->plan[k];
+    mcd_body_data *b = &d->bd[k];
+    double *S = d->Hstar + 6 * B->vadr;
+    mcd_pose Xpj;
+    const double *Rpj;
+    joint_frame(m, d, k, &Xpj, &Rpj);
+    if (plan->axis >= 0) {
+        revolute_about_axis(Rpj, Xpj.p, plan->axis, plan->sign, q[B->qadr], &b->X_world, S);
+    } else {
+        mcd_pose XJ;
+        if (Rpj != Xpj.R) memcpy(Xpj.R, Rpj, sizeof Xpj.R);
+        hinge_motion(B, q + B->qadr, &XJ);
+        mcd_pose_mul(&b->X_world, &Xpj, &XJ);
+        hinge_map(B, &b->X_world, Xpj.R, S);
+    }
+    world_inertia(B, plan->inertia_diag, &b->X_world, &b->M);
+}
+
+/* V(k), a(k) and, with bias, b(k) = V x* (M V) into z (its parent's V done). */
+static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const double *qd, int bias)
+{
+    static const double zero[6] = {0};
+    const mcd_body *B = &m->body[k];
+    mcd_body_data *b = &d->bd[k];
+    const double *S = d->Hstar + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
+    double VJ[6];
+    mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
+    for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
+    if (B->jtype != MCD_JOINT_FREE) {
+        mcd_motion_cross(b->a, Vp, VJ);
+    } else { /* a = V x V_J - V_Jr x V_Jt */
+        double Vt[6], Vr[6], t[6];
+        mcd_hinge_apply(Vt, S, 3, qd + B->vadr);
+        mcd_hinge_apply(Vr, S + 18, 3, qd + B->vadr + 3);
+        mcd_motion_cross(b->a, b->V, VJ);
+        mcd_motion_cross(t, Vr, Vt);
+        for (int i = 0; i < 6; i++) b->a[i] -= t[i];
+    }
+    if (bias) { /* b(k) = V x* (M V) */
+        double h[6];
+        mcd_sym6_rigid_mul_v(h, &b->M, b->V);
+        mcd_force_cross(b->z, b->V, h);
+    }
+}
+
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
     d->factor_valid = 0; /* the hinge maps change: a factorization of M is stale */
-    for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
-        const mcd_body_plan *plan = &d->plan[k];
-        mcd_body_data *b = &d->bd[k];
-        double *S = d->Hstar + 6 * B->vadr;
-        mcd_pose Xpj;
-        const double *Rpj;
-        joint_frame(m, d, k, &Xpj, &Rpj);
-        if (plan->axis >= 0) {
-            revolute_about_axis(Rpj, Xpj.p, plan->axis, plan->sign, q[B->qadr], &b->X_world, S);
-        } else {
-            mcd_pose XJ;
-            if (Rpj != Xpj.R) memcpy(Xpj.R, Rpj, sizeof Xpj.R);
-            hinge_motion(B, q + B->qadr, &XJ);
-            mcd_pose_mul(&b->X_world, &Xpj, &XJ);
-            hinge_map(B, &b->X_world, Xpj.R, S);
-        }
-        world_inertia(B, plan->inertia_diag, &b->X_world, &b->M);
-    }
+    for (int k = 0; k < m->nbody; k++) body_kinematics(m, d, k, q);
 }
 
 void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias)
 {
-    static const double zero[6] = {0};
-    for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        const double *S = d->Hstar + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
-        double VJ[6];
-        mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
-        for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
-        if (B->jtype != MCD_JOINT_FREE) {
-            mcd_motion_cross(b->a, Vp, VJ);
-        } else { /* a = V x V_J - V_Jr x V_Jt */
-            double Vt[6], Vr[6], t[6];
-            mcd_hinge_apply(Vt, S, 3, qd + B->vadr);
-            mcd_hinge_apply(Vr, S + 18, 3, qd + B->vadr + 3);
-            mcd_motion_cross(b->a, b->V, VJ);
-            mcd_motion_cross(t, Vr, Vt);
-            for (int i = 0; i < 6; i++) b->a[i] -= t[i];
-        }
-        if (bias) { /* b(k) = V x* (M V) */
-            double h[6];
-            mcd_sym6_mul_v(h, &b->M, b->V);
-            mcd_force_cross(b->z, b->V, h);
-        }
-    }
+    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias);
 }
 
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q)
