@@ -442,18 +442,19 @@ static inline void mcd_sym6_sub_udu(mcd_sym6 *MCD_RESTRICT a, int n, const doubl
             }
     }
 }
-/* a += b - u u^T d for a scalar d (a one-column articulated-inertia
+/* r = (a + b) - u u^T d for a scalar d (a one-column articulated-inertia
  * update) in one pass over the 27 entries, (a + b) - (d u) u^T entry by
- * entry. */
-static inline void mcd_sym6_add_sub_uut(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RESTRICT b,
+ * entry; r may be a. */
+static inline void mcd_sym6_sum_sub_uut(mcd_sym6 *r, const mcd_sym6 *a,
+                                        const mcd_sym6 *MCD_RESTRICT b,
                                         const double *MCD_RESTRICT u, double d)
 {
     for (int i = 0; i < 3; i++) {
         const double wa = d * u[i], wc = d * u[3 + i];
         for (int j = 0; j < 3; j++) {
-            a->A[3 * i + j] = (a->A[3 * i + j] + b->A[3 * i + j]) - wa * u[j];
-            a->B[3 * i + j] = (a->B[3 * i + j] + b->B[3 * i + j]) - wa * u[3 + j];
-            a->C[3 * i + j] = (a->C[3 * i + j] + b->C[3 * i + j]) - wc * u[3 + j];
+            r->A[3 * i + j] = (a->A[3 * i + j] + b->A[3 * i + j]) - wa * u[j];
+            r->B[3 * i + j] = (a->B[3 * i + j] + b->B[3 * i + j]) - wa * u[3 + j];
+            r->C[3 * i + j] = (a->C[3 * i + j] + b->C[3 * i + j]) - wc * u[3 + j];
         }
     }
 }

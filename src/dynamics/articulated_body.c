@@ -33,9 +33,10 @@ static inline void small_mul(int n, const double *A, const double *r, double *x)
 }
 
 /* One-column hinge s: D = s^T P s (+ diagonal term), G = P s / D, and
- * P(parent) += P - (P s)(P s)^T / D. Returns 0 if D is not positive. */
+ * P(parent) = P_base + P - (P s)(P s)^T / D with P_base = P(parent) or
+ * M(parent) (see mcd_body_plan). Returns 0 if D is not positive. */
 static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra, double *G,
-                                double *Dinv, mcd_sym6 *P_parent)
+                                double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
 {
     double U[6];
     mcd_sym6_mul_v(U, P, s);
@@ -44,14 +45,14 @@ static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra
     if (!(D > 0.0) || !(D < HUGE_VAL)) return 0;
     Dinv[0] = 1.0 / D;
     for (int i = 0; i < 6; i++) G[i] = U[i] * Dinv[0];
-    if (P_parent) mcd_sym6_add_sub_uut(P_parent, P, U, Dinv[0]);
+    if (P_parent) mcd_sym6_sum_sub_uut(P_parent, P_base, P, U, Dinv[0]);
     return 1;
 }
 
 /* n-column hinge: D = H P H^* (+ diagonal), D^{-1} by Cholesky, G = P H^*
- * D^{-1}, and P(parent) += P - (P H^*) D^{-1} (P H^*)^T. */
+ * D^{-1}, and P(parent) = P_base + P - (P H^*) D^{-1} (P H^*)^T. */
 static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double *extra, double *G,
-                        double *Dinv, mcd_sym6 *P_parent)
+                        double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
 {
     double U[36], D[36] = {0};
     for (int c = 0; c < n; c++) mcd_sym6_mul_v(U + 6 * c, P, Hs + 6 * c);
@@ -68,6 +69,7 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double
             for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
         }
     if (P_parent) {
+        if (P_base != P_parent) *P_parent = *P_base;
         mcd_sym6_add(P_parent, P);
         mcd_sym6_sub_udu(P_parent, n, U, Dinv);
     }
@@ -76,16 +78,18 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double
 
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
 {
-    for (int k = 0; k < m->nbody; k++) d->bd[k].P = d->bd[k].M;
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
+        const mcd_body_plan *plan = &d->plan[k];
         const int n = B->nv, at = 6 * B->vadr;
         const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
-        mcd_sym6 *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
-        int ok = n == 1 ? inertia_step_one_dof(&d->bd[k].P, d->Hstar + at, extra ? extra[0] : 0.0,
-                                               d->G + at, d->Dinv + at, P_parent)
-                        : inertia_step(&d->bd[k].P, d->Hstar + at, n, extra, d->G + at,
-                                       d->Dinv + at, P_parent);
+        mcd_sym6 *P = &d->bd[k].P, *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
+        const mcd_sym6 *P_base = P_parent && plan->starts_parent ? &d->bd[B->parent].M : P_parent;
+        if (plan->leaf) *P = d->bd[k].M;
+        int ok = n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
+                                               d->Dinv + at, P_base, P_parent)
+                        : inertia_step(P, d->Hstar + at, n, extra, d->G + at, d->Dinv + at, P_base,
+                                       P_parent);
         if (!ok)
             return mcd_fail(&d->err, MCD_ERR_SINGULAR,
                             "articulated inertia D = H P H^* of joint '%s' is not positive "

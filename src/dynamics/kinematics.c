@@ -159,6 +159,12 @@ void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
         plan[k].tree_identity = R[0] == 1.0 && R[4] == 1.0 && R[8] == 1.0 && R[1] == 0.0 &&
                                 R[2] == 0.0 && R[3] == 0.0 && R[5] == 0.0 && R[6] == 0.0 &&
                                 R[7] == 0.0;
+        int last_sibling = -1;
+        if (B->parent >= 0)
+            for (int c = m->body[B->parent].first_child; c >= 0; c = m->body[c].next_sibling)
+                last_sibling = c > last_sibling ? c : last_sibling;
+        plan[k].leaf = B->first_child < 0;
+        plan[k].starts_parent = last_sibling == k;
         plan[k].inertia_diag =
             J[1] == 0.0 && J[2] == 0.0 && J[3] == 0.0 && J[5] == 0.0 && J[6] == 0.0 && J[7] == 0.0;
     }
