@@ -415,6 +415,15 @@ static inline void mcd_sym6_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RE
     r[4] = B[1] * x[0] + B[4] * x[1] + B[7] * x[2] + C[3] * x[3] + C[4] * x[4] + C[5] * x[5];
     r[5] = B[2] * x[0] + B[5] * x[1] + B[8] * x[2] + C[6] * x[3] + C[7] * x[4] + C[8] * x[5];
 }
+/* r = a + b (r may be a) */
+static inline void mcd_sym6_sum(mcd_sym6 *r, const mcd_sym6 *a, const mcd_sym6 *MCD_RESTRICT b)
+{
+    for (int i = 0; i < 9; i++) {
+        r->A[i] = a->A[i] + b->A[i];
+        r->B[i] = a->B[i] + b->B[i];
+        r->C[i] = a->C[i] + b->C[i];
+    }
+}
 /* a += b */
 static inline void mcd_sym6_add(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RESTRICT b)
 {
