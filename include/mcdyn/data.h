@@ -56,6 +56,7 @@ typedef struct mcd_data {
      * simulator's implicit damping sets it to h (k_d + b) during a step
      * (sim.h) */
     const double *hinge_diagonal;
+    struct mcd_body_plan *plan;     /* per body: how the kinematics pass moves it (private) */
     struct mcd_osc_ws *osc;         /* operational-space workspace (osc.h) */
     struct mcd_closure_ws *closure; /* loop-closure workspace (closure.h), NULL without closures */
     mcd_error err;                  /* last error */

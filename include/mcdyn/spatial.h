@@ -381,10 +381,27 @@ static inline void mcd_sym6_rigid(mcd_sym6 *M, double m, const double c[3], cons
     M->A[1] = M->A[3] = Jc[1] - m * cx * cy;
     M->A[2] = M->A[6] = Jc[2] - m * cx * cz;
     M->A[5] = M->A[7] = Jc[5] - m * cy * cz;
-    mcd_m3_skew(M->B, c);
-    for (int i = 0; i < 9; i++) M->B[i] *= m;
+    /* B = m c~ */
+    M->B[0] = M->B[4] = M->B[8] = 0.0;
+    M->B[1] = -cz * m, M->B[2] = cy * m;
+    M->B[3] = cz * m, M->B[5] = -cx * m;
+    M->B[6] = -cy * m, M->B[7] = cx * m;
     memset(M->C, 0, sizeof M->C);
     M->C[0] = M->C[4] = M->C[8] = m;
+}
+/* r = M x for a rigid-body inertia made by mcd_sym6_rigid (B = m c~ with a
+ * zero diagonal, C = m I), without the products by its structural zeros;
+ * the same sums as mcd_sym6_mul_v less their zero terms (r may not alias x). */
+static inline void mcd_sym6_rigid_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,
+                                        const double *MCD_RESTRICT x)
+{
+    const double *A = M->A, *B = M->B, m = M->C[0];
+    r[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2] + B[1] * x[4] + B[2] * x[5];
+    r[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2] + B[3] * x[3] + B[5] * x[5];
+    r[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2] + B[6] * x[3] + B[7] * x[4];
+    r[3] = B[3] * x[1] + B[6] * x[2] + m * x[3];
+    r[4] = B[1] * x[0] + B[7] * x[2] + m * x[4];
+    r[5] = B[2] * x[0] + B[5] * x[1] + m * x[5];
 }
 /* r = M x (r may not alias x) */
 static inline void mcd_sym6_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,
@@ -397,6 +414,15 @@ static inline void mcd_sym6_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RE
     r[3] = B[0] * x[0] + B[3] * x[1] + B[6] * x[2] + C[0] * x[3] + C[1] * x[4] + C[2] * x[5];
     r[4] = B[1] * x[0] + B[4] * x[1] + B[7] * x[2] + C[3] * x[3] + C[4] * x[4] + C[5] * x[5];
     r[5] = B[2] * x[0] + B[5] * x[1] + B[8] * x[2] + C[6] * x[3] + C[7] * x[4] + C[8] * x[5];
+}
+/* r = a + b (r may be a) */
+static inline void mcd_sym6_sum(mcd_sym6 *r, const mcd_sym6 *a, const mcd_sym6 *MCD_RESTRICT b)
+{
+    for (int i = 0; i < 9; i++) {
+        r->A[i] = a->A[i] + b->A[i];
+        r->B[i] = a->B[i] + b->B[i];
+        r->C[i] = a->C[i] + b->C[i];
+    }
 }
 /* a += b */
 static inline void mcd_sym6_add(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RESTRICT b)
@@ -412,18 +438,6 @@ static inline void mcd_sym6_add(mcd_sym6 *MCD_RESTRICT a, const mcd_sym6 *MCD_RE
 static inline void mcd_sym6_sub_udu(mcd_sym6 *MCD_RESTRICT a, int n, const double *MCD_RESTRICT U,
                                     const double *MCD_RESTRICT Dinv)
 {
-    if (n == 1) { /* a -= u u^T / D */
-        const double *u = U, d = Dinv[0];
-        for (int i = 0; i < 3; i++) {
-            const double wa = d * u[i], wc = d * u[3 + i];
-            for (int j = 0; j < 3; j++) {
-                a->A[3 * i + j] -= wa * u[j];
-                a->B[3 * i + j] -= wa * u[3 + j];
-                a->C[3 * i + j] -= wc * u[3 + j];
-            }
-        }
-        return;
-    }
     for (int k = 0; k < n; k++) {
         double w[6] = {0, 0, 0, 0, 0, 0}; /* w = sum_l Dinv_kl U_l */
         for (int l = 0; l < n; l++)
@@ -437,6 +451,23 @@ static inline void mcd_sym6_sub_udu(mcd_sym6 *MCD_RESTRICT a, int n, const doubl
             }
     }
 }
+/* r = (a + b) - u u^T d for a scalar d (a one-column articulated-inertia
+ * update) in one pass over the 27 entries, (a + b) - (d u) u^T entry by
+ * entry; r may be a. */
+static inline void mcd_sym6_sum_sub_uut(mcd_sym6 *r, const mcd_sym6 *a,
+                                        const mcd_sym6 *MCD_RESTRICT b,
+                                        const double *MCD_RESTRICT u, double d)
+{
+    for (int i = 0; i < 3; i++) {
+        const double wa = d * u[i], wc = d * u[3 + i];
+        for (int j = 0; j < 3; j++) {
+            r->A[3 * i + j] = (a->A[3 * i + j] + b->A[3 * i + j]) - wa * u[j];
+            r->B[3 * i + j] = (a->B[3 * i + j] + b->B[3 * i + j]) - wa * u[3 + j];
+            r->C[3 * i + j] = (a->C[3 * i + j] + b->C[3 * i + j]) - wc * u[3 + j];
+        }
+    }
+}
+
 /* Transform a child inertia to the parent: Ma = phi(a,c) Mc phi(a,c)^T
  * (Ma may not alias Mc). */
 static inline void mcd_sym6_to_parent(mcd_sym6 *Ma, const mcd_pose *X, const mcd_sym6 *Mc)

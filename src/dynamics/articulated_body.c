@@ -33,9 +33,10 @@ static inline void small_mul(int n, const double *A, const double *r, double *x)
 }
 
 /* One-column hinge s: D = s^T P s (+ diagonal term), G = P s / D, and
- * P(parent) += P - (P s)(P s)^T / D. Returns 0 if D is not positive. */
+ * P(parent) = P_base + P - (P s)(P s)^T / D with P_base = P(parent) or
+ * M(parent) (see mcd_body_plan). Returns 0 if D is not positive. */
 static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra, double *G,
-                                double *Dinv, mcd_sym6 *P_parent)
+                                double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
 {
     double U[6];
     mcd_sym6_mul_v(U, P, s);
@@ -44,17 +45,14 @@ static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra
     if (!(D > 0.0) || !(D < HUGE_VAL)) return 0;
     Dinv[0] = 1.0 / D;
     for (int i = 0; i < 6; i++) G[i] = U[i] * Dinv[0];
-    if (P_parent) {
-        mcd_sym6_add(P_parent, P);
-        mcd_sym6_sub_udu(P_parent, 1, U, Dinv);
-    }
+    if (P_parent) mcd_sym6_sum_sub_uut(P_parent, P_base, P, U, Dinv[0]);
     return 1;
 }
 
 /* n-column hinge: D = H P H^* (+ diagonal), D^{-1} by Cholesky, G = P H^*
- * D^{-1}, and P(parent) += P - (P H^*) D^{-1} (P H^*)^T. */
+ * D^{-1}, and P(parent) = P_base + P - (P H^*) D^{-1} (P H^*)^T. */
 static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double *extra, double *G,
-                        double *Dinv, mcd_sym6 *P_parent)
+                        double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
 {
     double U[36], D[36] = {0};
     for (int c = 0; c < n; c++) mcd_sym6_mul_v(U + 6 * c, P, Hs + 6 * c);
@@ -71,6 +69,7 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double
             for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
         }
     if (P_parent) {
+        if (P_base != P_parent) *P_parent = *P_base;
         mcd_sym6_add(P_parent, P);
         mcd_sym6_sub_udu(P_parent, n, U, Dinv);
     }
@@ -79,16 +78,18 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double
 
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
 {
-    for (int k = 0; k < m->nbody; k++) d->bd[k].P = d->bd[k].M;
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
+        const mcd_body_plan *plan = &d->plan[k];
         const int n = B->nv, at = 6 * B->vadr;
         const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
-        mcd_sym6 *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
-        int ok = n == 1 ? inertia_step_one_dof(&d->bd[k].P, d->Hstar + at, extra ? extra[0] : 0.0,
-                                               d->G + at, d->Dinv + at, P_parent)
-                        : inertia_step(&d->bd[k].P, d->Hstar + at, n, extra, d->G + at,
-                                       d->Dinv + at, P_parent);
+        mcd_sym6 *P = &d->bd[k].P, *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
+        const mcd_sym6 *P_base = P_parent && plan->starts_parent ? &d->bd[B->parent].M : P_parent;
+        if (plan->leaf) *P = d->bd[k].M;
+        int ok = n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
+                                               d->Dinv + at, P_base, P_parent)
+                        : inertia_step(P, d->Hstar + at, n, extra, d->G + at, d->Dinv + at, P_base,
+                                       P_parent);
         if (!ok)
             return mcd_fail(&d->err, MCD_ERR_SINGULAR,
                             "articulated inertia D = H P H^* of joint '%s' is not positive "
@@ -98,27 +99,51 @@ mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
     return MCD_OK;
 }
 
+/* One body of the bias sweep (n columns; inlined with n = 1 for the
+ * one-column hinges, whose loops then unroll). */
+static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
+                             const double *tau, int with_a)
+{
+    const int at = 6 * B->vadr;
+    const double *Hs = d->Hstar + at;
+    double Hz[6], eps[6];
+    mcd_hinge_project(Hz, Hs, n, b->z);
+    for (int i = 0; i < n; i++) eps[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
+    small_mul(n, d->Dinv + at, eps, d->nu + B->vadr);
+    if (B->parent < 0) return;
+    double *z_parent = d->bd[B->parent].z, Pa[6], HPa[6], zplus[6];
+    if (with_a) { /* eps - H P a, with P a kept for z+ */
+        mcd_sym6_mul_v(Pa, &b->P, b->a);
+        mcd_hinge_project(HPa, Hs, n, Pa);
+        for (int i = 0; i < n; i++) eps[i] -= HPa[i];
+    }
+    mcd_hinge_apply(zplus, d->G + at, n, eps);
+    for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + (with_a ? Pa[i] : 0.0);
+}
+
 void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
 {
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        const int n = B->nv, at = 6 * B->vadr;
-        const double *Hs = d->Hstar + at;
-        double Hz[6], eps[6];
-        mcd_hinge_project(Hz, Hs, n, b->z);
-        for (int i = 0; i < n; i++) eps[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
-        small_mul(n, d->Dinv + at, eps, d->nu + B->vadr);
-        if (B->parent < 0) continue;
-        double *z_parent = d->bd[B->parent].z, Pa[6], HPa[6], zplus[6];
-        if (with_a) { /* eps - H P a, with P a kept for z+ */
-            mcd_sym6_mul_v(Pa, &b->P, b->a);
-            mcd_hinge_project(HPa, Hs, n, Pa);
-            for (int i = 0; i < n; i++) eps[i] -= HPa[i];
-        }
-        mcd_hinge_apply(zplus, d->G + at, n, eps);
-        for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + (with_a ? Pa[i] : 0.0);
+        if (B->nv == 1)
+            bias_step(B, d, 1, &d->bd[k], tau, with_a);
+        else
+            bias_step(B, d, B->nv, &d->bd[k], tau, with_a);
     }
+}
+
+/* One body of the acceleration sweep (n columns, as bias_step). */
+static inline void accel_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
+                              const double *ap, int with_a, double *qdd)
+{
+    const int at = 6 * B->vadr;
+    for (int i = 0; i < 6; i++) b->alpha[i] = ap[i] + (with_a ? b->a[i] : 0.0);
+    double Ga[6], Hx[6];
+    mcd_hinge_project(Ga, d->G + at, n, b->alpha);
+    double *x = qdd + B->vadr;
+    for (int i = 0; i < n; i++) x[i] = d->nu[B->vadr + i] - Ga[i];
+    mcd_hinge_apply(Hx, d->Hstar + at, n, x);
+    for (int i = 0; i < 6; i++) b->alpha[i] += Hx[i];
 }
 
 void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_a,
@@ -127,16 +152,11 @@ void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6]
     static const double zero[6] = {0};
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        const int n = B->nv, at = 6 * B->vadr;
         const double *ap = B->parent >= 0 ? d->bd[B->parent].alpha : (a_world ? a_world : zero);
-        for (int i = 0; i < 6; i++) b->alpha[i] = ap[i] + (with_a ? b->a[i] : 0.0);
-        double Ga[6], Hx[6];
-        mcd_hinge_project(Ga, d->G + at, n, b->alpha);
-        double *x = qdd + B->vadr;
-        for (int i = 0; i < n; i++) x[i] = d->nu[B->vadr + i] - Ga[i];
-        mcd_hinge_apply(Hx, d->Hstar + at, n, x);
-        for (int i = 0; i < 6; i++) b->alpha[i] += Hx[i];
+        if (B->nv == 1)
+            accel_step(B, d, 1, &d->bd[k], ap, with_a, qdd);
+        else
+            accel_step(B, d, B->nv, &d->bd[k], ap, with_a, qdd);
     }
 }
 

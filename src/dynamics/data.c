@@ -4,6 +4,7 @@
 #include "mcdyn/osc.h"
 #include "osc_internal.h"
 #include "closure_internal.h"
+#include "dynamics_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,16 +27,18 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     d->Dinv = calloc(6 * nv, sizeof *d->Dinv); /* n x n <= 6 n per hinge */
     d->nu = calloc(nv, sizeof *d->nu);
     d->R = calloc(nb, sizeof *d->R);
+    d->plan = calloc(nb, sizeof *d->plan);
     d->q = calloc(nq, sizeof *d->q);
     d->qd = calloc(nv, sizeof *d->qd);
     d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
     d->tmp_nv2 = calloc(nv, sizeof *d->tmp_nv2);
-    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->q || !d->qd ||
-        !d->tmp_nv || !d->tmp_nv2) {
+    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->plan || !d->q ||
+        !d->qd || !d->tmp_nv || !d->tmp_nv2) {
         mcd_data_free(d);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
     }
     memset(d->bd, 0, bytes);
+    mcd_data_plan(m, d->plan);
     mcd_status s = mcd_osc_reserve(d, MCD_OSC_DEFAULT_CAPACITY);
     if (s == MCD_OK) s = mcd_closure_ws_create(d);
     if (s != MCD_OK) {
@@ -59,6 +62,7 @@ void mcd_data_free(mcd_data *d)
     free(d->Dinv);
     free(d->nu);
     free(d->R);
+    free(d->plan);
     free(d->q);
     free(d->qd);
     free(d->tmp_nv);

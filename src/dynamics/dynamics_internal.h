@@ -14,6 +14,27 @@ mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
 mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what, const double *v);
 mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 
+/* What the kinematics and articulated-body passes may skip for one body, fixed by the model and
+ * found once by mcd_data_plan (data.c): a revolute hinge about a coordinate
+ * axis +-e_axis of its joint frame turns two columns with one sincos; a
+ * tree rotation that is exactly the identity needs no 3x3 product; an
+ * inertia about the centre of mass that is exactly diagonal rotates with
+ * 27 multiplications instead of 45. */
+typedef struct mcd_body_plan {
+    int axis;          /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
+    double sign;       /* the sign of that axis */
+    int tree_identity; /* X_tree.R is exactly the identity */
+    int inertia_diag;  /* mass.inertia has exact zeros off its diagonal */
+    /* The articulated-body sweep starts P(k) = M(k) at a leaf and, for any
+     * other body, when its highest-index child (the first one the sweep
+     * visits) adds to it: no separate copy of M into P. */
+    int leaf;          /* no children */
+    int starts_parent; /* the highest-index child of its parent */
+} mcd_body_plan;
+
+/* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c). */
+void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan);
+
 /* Base to tip: X_world, the hinge maps d->Hstar and the world inertias M(k)
  * from q. */
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);

@@ -11,7 +11,7 @@ static double kinetic_energy(const mcd_model *m, mcd_data *d, const double *qd)
     double T = 0.0;
     for (int k = 0; k < m->nbody; k++) {
         double h[6];
-        mcd_sym6_mul_v(h, &d->bd[k].M, d->bd[k].V);
+        mcd_sym6_rigid_mul_v(h, &d->bd[k].M, d->bd[k].V);
         for (int i = 0; i < 6; i++) T += 0.5 * d->bd[k].V[i] * h[i];
     }
     return T;

@@ -27,10 +27,10 @@ static void newton_euler(const mcd_model *m, mcd_data *d, const double *qd, cons
         }
         if (qd)
             for (int i = 0; i < 6; i++) b->alpha[i] += b->a[i];
-        mcd_sym6_mul_v(b->f, &b->M, b->alpha);
+        mcd_sym6_rigid_mul_v(b->f, &b->M, b->alpha);
         if (qd) { /* gyroscopic force V x* (M V) */
             double h[6], g[6];
-            mcd_sym6_mul_v(h, &b->M, b->V);
+            mcd_sym6_rigid_mul_v(h, &b->M, b->V);
             mcd_force_cross(g, b->V, h);
             for (int i = 0; i < 6; i++) b->f[i] += g[i];
         }

@@ -90,12 +90,24 @@ static void hinge_map(const mcd_body *B, const mcd_pose *Xw, const double Rpj[9]
 }
 
 /* M(k) about the world origin: mass at the world centre of mass, rotational
- * inertia R J_c R^T. */
-static void world_inertia(const mcd_body *B, const mcd_pose *Xw, mcd_sym6 *I)
+ * inertia R J_c R^T; for a diagonal J_c = diag(j), R J_c R^T = T R^T with
+ * T = R diag(j), the same sums as mcd_m3_rotate_sym without its zero terms. */
+static void world_inertia(const mcd_body *B, int inertia_diag, const mcd_pose *Xw, mcd_sym6 *I)
 {
     double c[3], J[9];
     mcd_pose_apply(c, Xw, B->mass.com);
-    mcd_m3_rotate_sym(J, Xw->R, B->mass.inertia);
+    if (inertia_diag) {
+        const double *R = Xw->R, *j = B->mass.inertia;
+        double T[9];
+        for (int i = 0; i < 3; i++)
+            for (int l = 0; l < 3; l++) T[3 * i + l] = R[3 * i + l] * j[4 * l];
+        for (int i = 0; i < 3; i++)
+            for (int l = i; l < 3; l++)
+                J[3 * i + l] = J[3 * l + i] =
+                    T[3 * i] * R[3 * l] + T[3 * i + 1] * R[3 * l + 1] + T[3 * i + 2] * R[3 * l + 2];
+    } else {
+        mcd_m3_rotate_sym(J, Xw->R, B->mass.inertia);
+    }
     mcd_sym6_rigid(I, B->mass.mass, c, J);
 }
 
@@ -112,79 +124,131 @@ static int coordinate_axis(const double u[3], double *sign)
 }
 
 /* X_world and H^* of a revolute hinge about a coordinate axis +-e_i of its
- * joint frame Xpj: R = R_pj R_i(sign q) turns two columns of R_pj (with one
- * sincos), the origin stays at Xpj's, and the hinge column is [w; p x w]
- * with w = sign R_pj e_i, a column of R_pj (R_i leaves e_i fixed). */
-static void revolute_about_axis(const mcd_pose *Xpj, int i, double sign, double angle, mcd_pose *Xw,
-                                double *S)
+ * joint frame (rotation Rpj, origin p): R = R_pj R_i(sign q) turns two
+ * columns of R_pj (with one sincos), the origin stays at p, and the hinge
+ * column is [w; p x w] with w = sign R_pj e_i, a column of R_pj (R_i leaves
+ * e_i fixed). */
+static void revolute_about_axis(const double *Rpj, const double p[3], int i, double sign,
+                                double angle, mcd_pose *Xw, double *S)
 {
-    const int j = (i + 1) % 3, l = (i + 2) % 3;
+    static const int next[3] = {1, 2, 0};
+    const int j = next[i], l = next[j];
     const double c = cos(angle), s = sign * sin(angle);
+    double w[3];
     for (int r = 0; r < 3; r++) {
-        const double *R = Xpj->R + 3 * r;
+        const double *R = Rpj + 3 * r;
         double *Rw = Xw->R + 3 * r;
+        w[r] = sign * R[i];
         Rw[i] = R[i];
         Rw[j] = c * R[j] + s * R[l];
         Rw[l] = c * R[l] - s * R[j];
     }
-    mcd_v3_copy(Xw->p, Xpj->p);
-    double w[3] = {sign * Xpj->R[i], sign * Xpj->R[3 + i], sign * Xpj->R[6 + i]};
+    mcd_v3_copy(Xw->p, p);
     rotational_column(S, w, Xw->p);
+}
+
+void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
+{
+    for (int k = 0; k < m->nbody; k++) {
+        const mcd_body *B = &m->body[k];
+        const double *J = B->mass.inertia, *R = B->X_tree.R;
+        plan[k].sign = 1.0;
+        plan[k].axis = B->jtype == MCD_JOINT_REVOLUTE || B->jtype == MCD_JOINT_CONTINUOUS
+                           ? coordinate_axis(B->axis, &plan[k].sign)
+                           : -1;
+        plan[k].tree_identity = R[0] == 1.0 && R[4] == 1.0 && R[8] == 1.0 && R[1] == 0.0 &&
+                                R[2] == 0.0 && R[3] == 0.0 && R[5] == 0.0 && R[6] == 0.0 &&
+                                R[7] == 0.0;
+        int last_sibling = -1;
+        if (B->parent >= 0)
+            for (int c = m->body[B->parent].first_child; c >= 0; c = m->body[c].next_sibling)
+                last_sibling = c > last_sibling ? c : last_sibling;
+        plan[k].leaf = B->first_child < 0;
+        plan[k].starts_parent = last_sibling == k;
+        plan[k].inertia_diag =
+            J[1] == 0.0 && J[2] == 0.0 && J[3] == 0.0 && J[5] == 0.0 && J[6] == 0.0 && J[7] == 0.0;
+    }
+}
+
+/* The joint frame X_world(parent) X_tree of body k: its rotation in *R (a
+ * pointer to the parent's when X_tree turns nothing) and its origin in p. */
+static void joint_frame(const mcd_model *m, const mcd_data *d, int k, mcd_pose *Xpj,
+                        const double **R)
+{
+    const mcd_body *B = &m->body[k];
+    if (B->parent < 0) {
+        *R = B->X_tree.R;
+        mcd_v3_copy(Xpj->p, B->X_tree.p);
+        return;
+    }
+    const mcd_pose *Xp = &d->bd[B->parent].X_world;
+    mcd_pose_apply(Xpj->p, Xp, B->X_tree.p);
+    if (d->plan[k].tree_identity) {
+        *R = Xp->R;
+        return;
+    }
+    mcd_m3_mul(Xpj->R, Xp->R, B->X_tree.R);
+    *R = Xpj->R;
+}
+
+/* X_world, H^* and M(k) of body k (its parent's done). */
+static inline void body_kinematics(const mcd_model *m, mcd_data *d, int k, const double *q)
+{
+    const mcd_body *B = &m->body[k];
+    const mcd_body_plan *plan = &d->plan[k];
+    mcd_body_data *b = &d->bd[k];
+    double *S = d->Hstar + 6 * B->vadr;
+    mcd_pose Xpj;
+    const double *Rpj;
+    joint_frame(m, d, k, &Xpj, &Rpj);
+    if (plan->axis >= 0) {
+        revolute_about_axis(Rpj, Xpj.p, plan->axis, plan->sign, q[B->qadr], &b->X_world, S);
+    } else {
+        mcd_pose XJ;
+        if (Rpj != Xpj.R) memcpy(Xpj.R, Rpj, sizeof Xpj.R);
+        hinge_motion(B, q + B->qadr, &XJ);
+        mcd_pose_mul(&b->X_world, &Xpj, &XJ);
+        hinge_map(B, &b->X_world, Xpj.R, S);
+    }
+    world_inertia(B, plan->inertia_diag, &b->X_world, &b->M);
+}
+
+/* V(k), a(k) and, with bias, b(k) = V x* (M V) into z (its parent's V done). */
+static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const double *qd, int bias)
+{
+    static const double zero[6] = {0};
+    const mcd_body *B = &m->body[k];
+    mcd_body_data *b = &d->bd[k];
+    const double *S = d->Hstar + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
+    double VJ[6];
+    mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
+    for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
+    if (B->jtype != MCD_JOINT_FREE) {
+        mcd_motion_cross(b->a, Vp, VJ);
+    } else { /* a = V x V_J - V_Jr x V_Jt */
+        double Vt[6], Vr[6], t[6];
+        mcd_hinge_apply(Vt, S, 3, qd + B->vadr);
+        mcd_hinge_apply(Vr, S + 18, 3, qd + B->vadr + 3);
+        mcd_motion_cross(b->a, b->V, VJ);
+        mcd_motion_cross(t, Vr, Vt);
+        for (int i = 0; i < 6; i++) b->a[i] -= t[i];
+    }
+    if (bias) { /* b(k) = V x* (M V) */
+        double h[6];
+        mcd_sym6_rigid_mul_v(h, &b->M, b->V);
+        mcd_force_cross(b->z, b->V, h);
+    }
 }
 
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
     d->factor_valid = 0; /* the hinge maps change: a factorization of M is stale */
-    for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        double *S = d->Hstar + 6 * B->vadr, sign;
-        mcd_pose Xpj;
-        if (B->parent < 0)
-            Xpj = B->X_tree;
-        else
-            mcd_pose_mul(&Xpj, &d->bd[B->parent].X_world, &B->X_tree);
-        const int axis = B->jtype == MCD_JOINT_REVOLUTE || B->jtype == MCD_JOINT_CONTINUOUS
-                             ? coordinate_axis(B->axis, &sign)
-                             : -1;
-        if (axis >= 0) {
-            revolute_about_axis(&Xpj, axis, sign, q[B->qadr], &b->X_world, S);
-        } else {
-            mcd_pose XJ;
-            hinge_motion(B, q + B->qadr, &XJ);
-            mcd_pose_mul(&b->X_world, &Xpj, &XJ);
-            hinge_map(B, &b->X_world, Xpj.R, S);
-        }
-        world_inertia(B, &b->X_world, &b->M);
-    }
+    for (int k = 0; k < m->nbody; k++) body_kinematics(m, d, k, q);
 }
 
 void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias)
 {
-    static const double zero[6] = {0};
-    for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
-        mcd_body_data *b = &d->bd[k];
-        const double *S = d->Hstar + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
-        double VJ[6];
-        mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
-        for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
-        if (B->jtype != MCD_JOINT_FREE) {
-            mcd_motion_cross(b->a, Vp, VJ);
-        } else { /* a = V x V_J - V_Jr x V_Jt */
-            double Vt[6], Vr[6], t[6];
-            mcd_hinge_apply(Vt, S, 3, qd + B->vadr);
-            mcd_hinge_apply(Vr, S + 18, 3, qd + B->vadr + 3);
-            mcd_motion_cross(b->a, b->V, VJ);
-            mcd_motion_cross(t, Vr, Vt);
-            for (int i = 0; i < 6; i++) b->a[i] -= t[i];
-        }
-        if (bias) { /* b(k) = V x* (M V) */
-            double h[6];
-            mcd_sym6_mul_v(h, &b->M, b->V);
-            mcd_force_cross(b->z, b->V, h);
-        }
-    }
+    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias);
 }
 
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q)

@@ -8,32 +8,46 @@
 
 #include <string.h>
 
+/* M(j, k) = H(j) F for body k's F = R(k) H^*(k) (n columns) and each
+ * ancestor j, both triangles; inlined with n = 1 for one-column hinges. */
+static inline void mass_matrix_columns(const mcd_model *m, const mcd_data *d, int k, int n,
+                                       const double *F, double *M)
+{
+    const int nv = m->nv, vk = m->body[k].vadr;
+    for (int j = k; j >= 0; j = m->body[j].parent) {
+        const mcd_body *J = &m->body[j];
+        for (int c = 0; c < n; c++) {
+            double col[6];
+            mcd_hinge_project(col, d->Hstar + 6 * J->vadr, J->nv, F + 6 * c);
+            for (int r = 0; r < J->nv; r++) {
+                M[(J->vadr + r) * nv + vk + c] = col[r];
+                M[(vk + c) * nv + J->vadr + r] = col[r];
+            }
+        }
+    }
+}
+
 mcd_status mcd_mass_matrix(const mcd_model *m, mcd_data *d, const double *q, double *M)
 {
     mcd_status s = mcd_check_state(m, d, q);
     if (s == MCD_OK && !M) s = mcd_fail(&d->err, MCD_ERR_ARG, "M is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    const int nv = m->nv;
-    memset(M, 0, (size_t)nv * (size_t)nv * sizeof *M);
-    for (int k = 0; k < m->nbody; k++) d->R[k] = d->bd[k].M;
+    memset(M, 0, (size_t)m->nv * (size_t)m->nv * sizeof *M);
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
-        if (B->parent >= 0) mcd_sym6_add(&d->R[B->parent], &d->R[k]);
+        const mcd_body_plan *plan = &d->plan[k];
+        if (plan->leaf) d->R[k] = d->bd[k].M; /* else complete: its children added to it */
+        if (B->parent >= 0) /* R(parent) = M(parent) or R(parent), + R(k) (mcd_body_plan) */
+            mcd_sym6_sum(&d->R[B->parent],
+                         plan->starts_parent ? &d->bd[B->parent].M : &d->R[B->parent], &d->R[k]);
         double F[36];
         for (int c = 0; c < B->nv; c++)
             mcd_sym6_mul_v(F + 6 * c, &d->R[k], d->Hstar + 6 * (B->vadr + c));
-        for (int j = k; j >= 0; j = m->body[j].parent) {
-            const mcd_body *J = &m->body[j];
-            for (int c = 0; c < B->nv; c++) {
-                double col[6];
-                mcd_hinge_project(col, d->Hstar + 6 * J->vadr, J->nv, F + 6 * c);
-                for (int r = 0; r < J->nv; r++) {
-                    M[(J->vadr + r) * nv + B->vadr + c] = col[r];
-                    M[(B->vadr + c) * nv + J->vadr + r] = col[r];
-                }
-            }
-        }
+        if (B->nv == 1)
+            mass_matrix_columns(m, d, k, 1, F, M);
+        else
+            mass_matrix_columns(m, d, k, B->nv, F, M);
     }
     return MCD_OK;
 }

@@ -12,12 +12,11 @@
 #include "dynamics_internal.h"
 #include "osc_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* X = tau-bar(k) X = X - G (H X) for a 6x6 row-major X; H^* and G have
- * n columns of 6. */
-static void tau_bar_left(const double *Hs, const double *G, int n, double *X)
+ * n columns of 6 (inlined with n = 1 by tau_bar_left). */
+static inline void tau_bar_left_n(const double *Hs, const double *G, int n, double *X)
 {
     double HX[36]; /* n x 6 */
     for (int r = 0; r < n; r++)
@@ -32,6 +31,14 @@ static void tau_bar_left(const double *Hs, const double *G, int n, double *X)
             for (int r = 0; r < n; r++) t += G[6 * r + i] * HX[6 * r + j];
             X[6 * i + j] -= t;
         }
+}
+
+static void tau_bar_left(const double *Hs, const double *G, int n, double *X)
+{
+    if (n == 1)
+        tau_bar_left_n(Hs, G, 1, X);
+    else
+        tau_bar_left_n(Hs, G, n, X);
 }
 
 /* X = X tau-bar(k) = X - (X G) H for a 6x6 row-major X. */
@@ -58,10 +65,16 @@ static void mat6_identity(double *X)
     for (int i = 0; i < 6; i++) X[7 * i] = 1.0;
 }
 
-static int by_decreasing_index(const void *a, const void *b)
+/* Sorts the n body indices of list into decreasing order (insertion sort:
+ * a path is short and mostly in order already). */
+static void sort_decreasing(int *list, int n)
 {
-    const int x = *(const int *)a, y = *(const int *)b;
-    return (x < y) - (x > y);
+    for (int i = 1; i < n; i++) {
+        const int x = list[i];
+        int j = i - 1;
+        for (; j >= 0 && list[j] < x; j--) list[j + 1] = list[j];
+        list[j + 1] = x;
+    }
 }
 
 /* Marks the union of the points' paths to the root (w->marked, MCD_OSC_*
@@ -83,7 +96,7 @@ static int mark_key_bodies(const mcd_model *m, mcd_osc_ws *w, int K, const mcd_o
             w->path[w->npath++] = p;
         }
     }
-    qsort(w->path, (size_t)w->npath, sizeof *w->path, by_decreasing_index);
+    sort_decreasing(w->path, w->npath);
     int nslot = 0;
     for (int i = 0; i < w->npath; i++) { /* children first: nbranch[k] is complete */
         const int k = w->path[i];
@@ -123,8 +136,9 @@ static void omega_one_dof(const double *s, const double *g, double Dinv, const d
 }
 
 /* Om += H^* D^{-1} H for an n-column hinge: E = D^{-1} H (n x 6) first,
- * then the 6 x 6 product H^* E, O(36 n + 6 n^2) instead of O(36 n^2). */
-static void add_hinge_term(const double *Hs, const double *Dinv, int n, double *Om)
+ * then the 6 x 6 product H^* E, O(36 n + 6 n^2) instead of O(36 n^2);
+ * inlined with n = 6 (the free joint) by add_hinge_term. */
+static inline void add_hinge_term_n(const double *Hs, const double *Dinv, int n, double *Om)
 {
     double E[36];
     for (int r = 0; r < n; r++)
@@ -139,6 +153,14 @@ static void add_hinge_term(const double *Hs, const double *Dinv, int n, double *
             for (int r = 0; r < n; r++) t += Hs[6 * r + i] * E[6 * r + j];
             Om[6 * i + j] += t;
         }
+}
+
+static void add_hinge_term(const double *Hs, const double *Dinv, int n, double *Om)
+{
+    if (n == 6)
+        add_hinge_term_n(Hs, Dinv, 6, Om);
+    else
+        add_hinge_term_n(Hs, Dinv, n, Om);
 }
 
 /* Omega(k) = tau-bar^* Omega(parent) tau-bar + H^* D^{-1} H on marked bodies. */

@@ -337,10 +337,14 @@ END_TEST
 
 /* Revolute hinges about the coordinate axes +-x, +-y, +-z take a
  * specialised path in the kinematics (two columns of the joint frame
- * turned); it must give the pose of the general formula X_world(parent)
- * X_tree R(axis, q) (Rodrigues, spatial.h) and the hinge column
- * [w; p x w], w = R_world axis. Both are products of at most six unit
- * rotations with O(1) offsets, so they agree to a few ulp: 1e-13. */
+ * turned), and so do tree rotations that are exactly the identity (every
+ * other link here: no 3x3 product) and diagonal inertias (R J R^T without
+ * the zero terms; links 1, 2, 4, 5 here, full inertias on 0 and 3). Each
+ * must give the pose of the general formula X_world(parent) X_tree R(axis,
+ * q) (Rodrigues, spatial.h), the hinge column [w; p x w], w = R_world
+ * axis, and the spatial inertia of mcd_sym6_rigid with R J R^T by
+ * mcd_m3_rotate_sym. All are products of at most six unit rotations with
+ * O(1) offsets and O(1) inertias, so they agree to a few ulp: 1e-13. */
 START_TEST(coordinate_axis_kinematics_matches_rodrigues)
 {
     static const double axes[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
@@ -356,13 +360,20 @@ START_TEST(coordinate_axis_kinematics_matches_rodrigues)
         desc.name = name;
         desc.parent = i - 1;
         desc.jtype = MCD_JOINT_REVOLUTE;
-        mcd_m3_rpy(desc.origin.R, test_uniform(&r, -3, 3), test_uniform(&r, -1.5, 1.5),
-                   test_uniform(&r, -3, 3));
+        const double rpy[3] = {test_uniform(&r, -3, 3), test_uniform(&r, -1.5, 1.5),
+                               test_uniform(&r, -3, 3)};
+        if (i % 2 == 0)
+            mcd_m3_rpy(desc.origin.R, rpy[0], rpy[1], rpy[2]);
+        else
+            mcd_m3_identity(desc.origin.R);
         mcd_v3_set(desc.origin.p, test_uniform(&r, -1, 1), test_uniform(&r, -1, 1),
                    test_uniform(&r, -1, 1));
         mcd_v3_copy(desc.axis, axes[i]);
-        desc.mass.mass = 1.0;
-        desc.mass.inertia[0] = desc.mass.inertia[4] = desc.mass.inertia[8] = 0.01;
+        desc.mass.mass = 1.0 + 0.5 * i;
+        mcd_v3_set(desc.mass.com, 0.1, -0.05, 0.2);
+        const double full[9] = {0.02, 0.003, 0.001, 0.003, 0.015, 0.002, 0.001, 0.002, 0.01};
+        const double diagonal[9] = {0.01, 0, 0, 0, 0.02, 0, 0, 0, 0.03};
+        memcpy(desc.mass.inertia, i % 3 == 0 ? full : diagonal, sizeof full);
         ck_assert_int_eq(mcd_builder_add_link(b, &desc, NULL, &err), MCD_OK);
     }
     mcd_model *m = NULL;
@@ -386,6 +397,17 @@ START_TEST(coordinate_axis_kinematics_matches_rodrigues)
         for (int i = 0; i < 9; i++) ck_assert_double_eq_tol(Xw[i], Xk.R[i], 1e-13);
         for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(d->bd[k].X_world.p[i], Xk.p[i], 1e-13);
         for (int i = 0; i < 6; i++) ck_assert_double_eq_tol(S[i], s[i], 1e-13);
+        double c[3], J[9];
+        mcd_pose_apply(c, &Xk, B->mass.com);
+        mcd_m3_rotate_sym(J, Xk.R, B->mass.inertia);
+        mcd_sym6 M;
+        mcd_sym6_rigid(&M, B->mass.mass, c, J);
+        const mcd_sym6 *Mk = &d->bd[k].M;
+        for (int i = 0; i < 9; i++) {
+            ck_assert_double_eq_tol(Mk->A[i], M.A[i], 1e-13);
+            ck_assert_double_eq_tol(Mk->B[i], M.B[i], 1e-13);
+            ck_assert_double_eq_tol(Mk->C[i], M.C[i], 1e-13);
+        }
         X = Xk;
     }
     mcd_data_free(d);
