@@ -16,8 +16,11 @@
 #define POWER_ITERATIONS 20   /* for lambda_max(N): only rho's scale depends on it */
 #define RHO_POWER_START  0.2  /* p of the spectral rule at the start (Carpentier et al.) */
 #define RHO_POWER_STEP   0.02 /* change of p when the residuals are unbalanced */
+#define RHO_POWER_MAX    0.5  /* |p| <= 0.5: rho in [m, L], N + rho I conditioned as N + m I */
 #define RESIDUAL_RATIO   2.0  /* primal / dual residual imbalance that changes rho */
 #define RELAXATION       1.6  /* over-relaxation alpha of the x-update */
+#define BALANCE_INTERVAL 10   /* iterations between two residual-balance checks */
+#define MAX_RHO_CHANGES  200  /* then rho stays: ADMM converges for any fixed rho */
 
 typedef struct admm {
     const mcd_fc3d *p;
@@ -106,12 +109,13 @@ static void iterate(admm *a, double *primal, double *dual)
 /* The spectral rule's update of p from the residual balance; 1 if rho changed. */
 static int balance(admm *a, double primal, double dual)
 {
+    double power = a->power;
     if (primal > RESIDUAL_RATIO * dual)
-        a->power += RHO_POWER_STEP;
+        power = fmin(power + RHO_POWER_STEP, RHO_POWER_MAX);
     else if (dual > RESIDUAL_RATIO * primal)
-        a->power -= RHO_POWER_STEP;
-    else
-        return 0;
+        power = fmax(power - RHO_POWER_STEP, -RHO_POWER_MAX);
+    if (power == a->power) return 0;
+    a->power = power;
     return 1;
 }
 
@@ -171,7 +175,7 @@ mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
     a.L = largest_eigenvalue(&a);
     a.eta = o->prox * a.L, a.power = RHO_POWER_START;
     if (!factor(&a)) return finish(&a, o, gamma, 0, MCD_ERR_SINGULAR, t0, st, err);
-    int it = 0;
+    int it = 0, changes = 0;
     while (!(bst.residual <= o->tol) && it < o->max_iter) {
         it++;
         double primal, dual;
@@ -183,8 +187,10 @@ mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
             bst = cur;
             memcpy(a.best, a.z, bytes);
         }
-        if (balance(&a, primal, dual) && !factor(&a))
-            return finish(&a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
+        if (it % BALANCE_INTERVAL || changes == MAX_RHO_CHANGES || !balance(&a, primal, dual))
+            continue;
+        changes++;
+        if (!factor(&a)) return finish(&a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
     }
     return finish(&a, o, gamma, it, MCD_OK, t0, st, err);
 }
