@@ -52,9 +52,10 @@ typedef struct mcd_ccp_opts {
     double omega;  /* PGS/PJ over-relaxation, in (0, 2) */
     double lambda; /* PGS/PJ step scaling, in (0, 1]: gamma <- lambda Pi(.) + (1-lambda) gamma */
     int jacobi;    /* PGS/PJ: 0 Gauss-Seidel (sequential), 1 Jacobi (simultaneous) */
+    double prox;   /* ADMM proximal weight eta / lambda_max(N), in (0, 1) */
 } mcd_ccp_opts;
 
-/* max_iter 10000, tol 1e-10, omega 0.6, lambda 1.0, jacobi 0. omega = 0.6
+/* max_iter 10000, tol 1e-10, omega 0.6, lambda 1.0, jacobi 0, prox 1e-6. omega = 0.6
  * < 2/3 makes Gauss-Seidel monotone for any N (see mcd_ccp_solve_pgs); with
  * omega = 1 it diverges on some of the Siconos Rover problems. */
 mcd_ccp_opts mcd_ccp_default_opts(void);
@@ -122,6 +123,31 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
  * by residual is kept. omega, lambda and jacobi are
  * ignored. Statuses as for mcd_ccp_solve_pgs. */
 mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                              mcd_ccp_stats *st, mcd_error *err);
+
+/* Doubles of work mcd_ccp_solve_admm needs: n^2 + 9 n, n = nb + 3 nc.
+ * 0 for NULL, negative sizes or a size that does not fit in size_t. */
+size_t mcd_ccp_admm_work_size(const mcd_fc3d *p);
+
+/* ADMM on the cone QP min 1/2 gamma^T N gamma + r^T gamma, gamma in K
+ * (splitting gamma = z, z in K; as Carpentier et al. 2024's ADMM contact
+ * solver without the De Saxce correction, since the CCP is convex), with
+ * a proximal term eta |x - x_prev|^2 / 2, eta = prox lambda_max(N):
+ *     x+ = (N + (rho + eta) I)^-1 (eta x + rho z - y - r),
+ *     z+ = Pi_K(x+ + y / rho),
+ *     y+ = y + rho (x+ - z+)                (y -> -d at the solution).
+ * rho follows the spectral rule rho = sqrt(L m) (L / m)^p, L = lambda_max(N)
+ * (power iteration), m = eta, p = 0.2 at the start, p +/- 0.05 (and a new
+ * Cholesky factor, LAPACK dpotrf) when the primal residual |x+ - z+| and
+ * the dual residual |eta (x+ - x) + rho (z+ - z)| differ by more than 10x.
+ * The stopping rule is the CCP's (above), evaluated at z (in K) every
+ * iteration; the best z by residual is returned. The start is gamma
+ * projected on K, y = 0. omega, lambda and jacobi are ignored; prox must be
+ * in (0, 1) (MCD_ERR_ARG otherwise). work: mcd_ccp_admm_work_size(p)
+ * doubles. Statuses as for mcd_ccp_solve_pgs, and MCD_ERR_SINGULAR if
+ * N + (rho + eta) I is not positive definite (N not positive
+ * semidefinite beyond eta). */
+mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
                               mcd_ccp_stats *st, mcd_error *err);
 
 #ifdef __cplusplus

@@ -48,6 +48,8 @@ typedef enum mcd_step_method {
     MCD_METHOD_NSLCP_JUDICE, /* "nslcp-judice": the same, Judice-Pires block pivoting */
     MCD_METHOD_MAXDISS_BGS,  /* "maxdiss-bgs": maximum-dissipation law (Preclik et al. Eq. 5),
                                 nonlinear block Gauss-Seidel */
+    MCD_METHOD_CCP_ADMM,     /* "ccp-admm": cone complementarity, ADMM with one Cholesky
+                                factor per penalty (ccp.h) */
     MCD_METHOD_COUNT
 } mcd_step_method;
 

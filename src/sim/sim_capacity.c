@@ -53,7 +53,8 @@ static mcd_status make_capacity(mcd_sim *s, int cap, mcd_error *err)
         !checked_size(cap, 3, s->m->nclosure_rows, &nr))
         return mcd_fail(err, MCD_ERR_NOMEM, "%d contacts: problem size overflows", cap);
     const mcd_fc3d largest = {.nc = cap, .nb = s->m->nclosure_rows};
-    const size_t ccp = mcd_ccp_work_size(&largest);
+    const size_t ccp = s->opt.solver == MCD_METHOD_CCP_ADMM ? mcd_ccp_admm_work_size(&largest)
+                                                            : mcd_ccp_work_size(&largest);
     mcd_status st;
     if ((st = mcd_contact_ws_create(s->m, s->d, cap, nf, &s->cws, err)) != MCD_OK ||
         (st = mcd_solver_ws_create(nz, &s->sws, err)) != MCD_OK)
@@ -61,7 +62,7 @@ static mcd_status make_capacity(mcd_sim *s, int cap, mcd_error *err)
     s->contacts = calloc((size_t)cap, sizeof *s->contacts);
     s->z = calloc((size_t)nz, sizeof *s->z), s->u = calloc((size_t)nz, sizeof *s->u);
     s->ccp_work = calloc(ccp ? ccp : 1, sizeof *s->ccp_work);
-    if (!s->contacts || !s->z || !s->u || !s->ccp_work)
+    if (!s->contacts || !s->z || !s->u || !s->ccp_work || (ccp == 0 && nr > 0))
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for %d contacts", cap);
     s->cap = cap;
     if ((st = mcd_sim_nslcp_create(s, err)) != MCD_OK ||

@@ -8,7 +8,7 @@
 
 mcd_ccp_opts mcd_ccp_default_opts(void)
 {
-    mcd_ccp_opts o = {10000, 1e-10, 0.6, 1.0, 0};
+    mcd_ccp_opts o = {10000, 1e-10, 0.6, 1.0, 0, 1e-6};
     return o;
 }
 

@@ -77,7 +77,7 @@ static double thrown(mcd_step_method method, mcd_impact_law law, int limits_on)
 static const mcd_step_method thrown_methods[] = {
     MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MLCP_LEMKE,  MCD_METHOD_MNCP_RLM,
     MCD_METHOD_MNCP_PLM,     MCD_METHOD_MNCP_NSN,     MCD_METHOD_CCP_PGS,     MCD_METHOD_CCP_APGD,
-    MCD_METHOD_NSLCP_LEMKE,  MCD_METHOD_NSLCP_JUDICE, MCD_METHOD_MAXDISS_BGS,
+    MCD_METHOD_NSLCP_LEMKE,  MCD_METHOD_NSLCP_JUDICE, MCD_METHOD_MAXDISS_BGS, MCD_METHOD_CCP_ADMM,
 };
 
 START_TEST(thrown_pendulum_stops_at_its_limit)

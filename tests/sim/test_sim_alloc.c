@@ -84,10 +84,10 @@ END_TEST
  * initial capacity of 64. The non-singular LCP methods are left out: they
  * solve the whole problem at once (not group by group), and a problem of
  * that size makes OpenBLAS's threads allocate in every factorization. */
-static const mcd_step_method grouped_methods[] = {MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM,
-                                                  MCD_METHOD_MLCP_LEMKE,   MCD_METHOD_MNCP_RLM,
-                                                  MCD_METHOD_MNCP_PLM,     MCD_METHOD_CCP_PGS,
-                                                  MCD_METHOD_CCP_APGD,     MCD_METHOD_MAXDISS_BGS};
+static const mcd_step_method grouped_methods[] = {
+    MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MLCP_LEMKE,
+    MCD_METHOD_MNCP_RLM,     MCD_METHOD_MNCP_PLM,     MCD_METHOD_CCP_PGS,
+    MCD_METHOD_CCP_APGD,     MCD_METHOD_MAXDISS_BGS,  MCD_METHOD_CCP_ADMM};
 
 START_TEST(steps_after_growth_do_not_allocate)
 {

@@ -1,0 +1,196 @@
+/* ADMM for the CCP (include/mcdyn/ccp.h, mcd_ccp_solve_admm): the cone QP
+ * min 1/2 gamma^T N gamma + r^T gamma over K split as gamma = z, z in K
+ * (Boyd et al. 2011, Sec. 5; Carpentier, Le Lidec, Montaut & Louis 2024,
+ * "From compliant to rigid contact simulation: a unified and efficient
+ * approach", Alg. 1 without the De Saxce correction, which the convex CCP
+ * does not need), with a proximal term on x and the spectral rule for rho.
+ * One dense Cholesky factor of N + (rho + eta) I per value of rho. */
+#include "../base/clock.h"
+#include "../base/lapack.h"
+#include "ccp_common.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define POWER_ITERATIONS 20   /* for lambda_max(N): only rho's scale depends on it */
+#define RHO_POWER_START  0.2  /* p of the spectral rule at the start (Carpentier et al.) */
+#define RHO_POWER_STEP   0.02 /* change of p when the residuals are unbalanced */
+#define RHO_POWER_MAX    0.5  /* |p| <= 0.5: rho in [m, L], N + rho I conditioned as N + m I */
+#define RESIDUAL_RATIO   2.0  /* primal / dual residual imbalance that changes rho */
+#define RELAXATION       1.6  /* over-relaxation alpha of the x-update */
+#define BALANCE_INTERVAL 10   /* iterations between two residual-balance checks */
+#define MAX_RHO_CHANGES  200  /* then rho stays: ADMM converges for any fixed rho */
+
+typedef struct admm {
+    const mcd_fc3d *p;
+    int n;
+    double *F;              /* Cholesky factor of N + (rho + eta) I (column-major lower) */
+    double *x, *z, *y;      /* ADMM iterates */
+    double *x_old, *z_old;  /* previous x and z (dual residual) */
+    double *rhs, *d, *best; /* right-hand side, d = N z + r, best z */
+    double *v;              /* power iteration */
+    double L, eta, rho, power;
+} admm;
+
+static void bind_work(admm *a, const mcd_fc3d *p, double *work)
+{
+    int n = mcd_fc3d_size(p);
+    a->p = p, a->n = n;
+    double *w = work + (size_t)n * n;
+    a->F = work;
+    double **vec[] = {&a->x, &a->z, &a->y, &a->x_old, &a->z_old, &a->rhs, &a->d, &a->best, &a->v};
+    for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++) *vec[i] = w + i * (size_t)n;
+}
+
+size_t mcd_ccp_admm_work_size(const mcd_fc3d *p)
+{
+    if (!p || p->nb < 0 || p->nc < 0 || p->nc > (INT32_MAX - p->nb) / 3) return 0;
+    size_t n = (size_t)mcd_fc3d_size(p);
+    if (n > 0 && n > (SIZE_MAX / sizeof(double) - 9) / n - 9) return 0;
+    return n * n + 9 * n;
+}
+
+/* lambda_max(N) by power iteration from ones (1 if N is zero). */
+static double largest_eigenvalue(admm *a)
+{
+    int n = a->n;
+    for (int i = 0; i < n; i++) a->v[i] = 1.0;
+    double lambda = 0.0;
+    for (int it = 0; it < POWER_ITERATIONS; it++) {
+        mcd_dense_matvec(n, a->p->W, a->v, NULL, a->rhs);
+        double norm = mcd_dense_norm(n, a->rhs);
+        if (!(norm > 0) || !isfinite(norm)) break;
+        lambda = norm / mcd_dense_norm(n, a->v);
+        for (int i = 0; i < n; i++) a->v[i] = a->rhs[i] / norm;
+    }
+    return lambda > 0 ? lambda : 1.0;
+}
+
+/* rho = sqrt(L m) (L / m)^p with m = eta, and the factor of N + (rho + eta) I.
+ * W is row-major and symmetric, so it is its own column-major copy. */
+static int factor(admm *a)
+{
+    int n = a->n, info = 0;
+    a->rho = sqrt(a->L * a->eta) * pow(a->L / a->eta, a->power);
+    memcpy(a->F, a->p->W, (size_t)n * n * sizeof *a->F);
+    for (int i = 0; i < n; i++) a->F[(size_t)i * n + i] += a->rho + a->eta;
+    dpotrf_("L", &n, a->F, &n, &info);
+    return info == 0;
+}
+
+static void project_all(const mcd_fc3d *p, double *x)
+{
+    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + 3 * k);
+}
+
+/* One ADMM iteration; returns the primal and dual residuals (inf-norms). */
+static void iterate(admm *a, double *primal, double *dual)
+{
+    int n = a->n, one = 1, info = 0;
+    memcpy(a->x_old, a->x, (size_t)n * sizeof *a->x);
+    memcpy(a->z_old, a->z, (size_t)n * sizeof *a->z);
+    for (int i = 0; i < n; i++)
+        a->x[i] = a->eta * a->x[i] + a->rho * a->z[i] - a->y[i] - a->p->q[i];
+    dpotrs_("L", &n, &one, a->F, &n, a->x, &n, &info); /* info != 0 only for bad arguments */
+    for (int i = 0; i < n; i++) /* over-relaxation (Boyd et al. 2011, Sec. 3.4.3) */
+        a->x[i] = RELAXATION * a->x[i] + (1 - RELAXATION) * a->z_old[i];
+    for (int i = 0; i < n; i++) a->z[i] = a->x[i] + a->y[i] / a->rho;
+    project_all(a->p, a->z);
+    double rp = 0.0, rd = 0.0;
+    for (int i = 0; i < n; i++) {
+        a->y[i] += a->rho * (a->x[i] - a->z[i]);
+        rp = fmax(rp, fabs(a->x[i] - a->z[i]));
+        rd = fmax(rd, fabs(a->eta * (a->x[i] - a->x_old[i]) + a->rho * (a->z[i] - a->z_old[i])));
+    }
+    *primal = rp, *dual = rd;
+}
+
+/* The spectral rule's update of p from the residual balance; 1 if rho changed. */
+static int balance(admm *a, double primal, double dual)
+{
+    double power = a->power;
+    if (primal > RESIDUAL_RATIO * dual)
+        power = fmin(power + RHO_POWER_STEP, RHO_POWER_MAX);
+    else if (dual > RESIDUAL_RATIO * primal)
+        power = fmax(power - RHO_POWER_STEP, -RHO_POWER_MAX);
+    if (power == a->power) return 0;
+    a->power = power;
+    return 1;
+}
+
+static mcd_status finish(admm *a, const mcd_ccp_opts *o, double *gamma, int it, mcd_status fail,
+                         double t0, mcd_ccp_stats *st, mcd_error *err)
+{
+    const char *name = "ccp-admm";
+    int n = a->n;
+    memcpy(gamma, a->best, (size_t)n * sizeof *gamma);
+    mcd_dense_matvec(n, a->p->W, gamma, a->p->q, a->d);
+    mcd_ccp_measure(a->p, gamma, a->d, st);
+    st->iterations = it;
+    mcd_status s = MCD_OK;
+    if (fail == MCD_ERR_SINGULAR)
+        s = mcd_fail(err, fail, "%s: N + (rho + eta) I not positive definite (rho %g, eta %g)",
+                     name, a->rho, a->eta);
+    else if (st->residual <= o->tol)
+        s = MCD_OK;
+    else if (fail != MCD_OK)
+        s = mcd_fail(err, MCD_ERR_NOT_CONVERGED,
+                     "%s: iterate became non-finite after %d iterations; best residual %g", name,
+                     it, st->residual);
+    else
+        s = mcd_fail(err, MCD_ERR_NOT_CONVERGED, "%s: residual %g > tol %g after %d iterations",
+                     name, st->residual, o->tol, it);
+    st->status = s;
+    st->seconds = mcd_clock_seconds() - t0;
+    return s;
+}
+
+mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                              mcd_ccp_stats *st, mcd_error *err)
+{
+    double t0 = mcd_clock_seconds();
+    mcd_ccp_stats local;
+    if (!st) st = &local;
+    mcd_status s = mcd_ccp_start("ccp-admm", p, o, gamma, work, 0, t0, st, err);
+    if (s == MCD_OK && !(o->prox > 0 && o->prox < 1))
+        s = st->status =
+            mcd_fail(err, MCD_ERR_ARG, "ccp-admm: need prox in (0, 1) (got %g)", o->prox);
+    if (s != MCD_OK) return s;
+    admm a;
+    if (mcd_fc3d_size(p) == 0) {
+        mcd_ccp_measure(p, gamma, gamma, st);
+        st->seconds = mcd_clock_seconds() - t0;
+        return MCD_OK;
+    }
+    bind_work(&a, p, work);
+    int n = a.n;
+    size_t bytes = (size_t)n * sizeof(double);
+    project_all(p, gamma);
+    memcpy(a.x, gamma, bytes), memcpy(a.z, gamma, bytes), memcpy(a.best, gamma, bytes);
+    memset(a.y, 0, bytes);
+    mcd_ccp_stats cur = {0}, bst;
+    mcd_dense_matvec(n, p->W, a.z, p->q, a.d);
+    mcd_ccp_measure(p, a.z, a.d, &bst);
+    a.L = largest_eigenvalue(&a);
+    a.eta = o->prox * a.L, a.power = RHO_POWER_START;
+    if (!factor(&a)) return finish(&a, o, gamma, 0, MCD_ERR_SINGULAR, t0, st, err);
+    int it = 0, changes = 0;
+    while (!(bst.residual <= o->tol) && it < o->max_iter) {
+        it++;
+        double primal, dual;
+        iterate(&a, &primal, &dual);
+        mcd_dense_matvec(n, p->W, a.z, p->q, a.d);
+        mcd_ccp_measure(p, a.z, a.d, &cur);
+        if (isnan(cur.residual)) return finish(&a, o, gamma, it, MCD_ERR_NONFINITE, t0, st, err);
+        if (cur.residual < bst.residual) {
+            bst = cur;
+            memcpy(a.best, a.z, bytes);
+        }
+        if (it % BALANCE_INTERVAL || changes == MAX_RHO_CHANGES || !balance(&a, primal, dual))
+            continue;
+        changes++;
+        if (!factor(&a)) return finish(&a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
+    }
+    return finish(&a, o, gamma, it, MCD_OK, t0, st, err);
+}
