@@ -89,9 +89,10 @@ static mcd_status read_all(int fd, const char *path, unsigned char **bytes, size
         ssize_t k = read(fd, buf + len, cap - len);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
+            int read_errno = errno;
             free(buf);
             return mcd_fail(err, MCD_ERR_IO, "%s: reading the FCLIB reader's result: %s", path,
-                            strerror(errno));
+                            strerror(read_errno));
         }
         if (k == 0) break;
         len += (size_t)k;
@@ -135,9 +136,10 @@ static mcd_status parent_collect(pid_t pid, int fd, const char *path, mcd_proble
     if (s != MCD_OK) kill(pid, SIGKILL);
     int status = 0;
     if (wait_child(pid, &status) != 0) {
+        int wait_errno = errno;
         free(bytes);
         return mcd_fail(err, MCD_ERR_IO, "%s: waiting for the FCLIB reader: %s", path,
-                        strerror(errno));
+                        strerror(wait_errno));
     }
     if (s == MCD_OK && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
         s = child_failed(status, path, err);
