@@ -2,6 +2,7 @@
  * the child reads and writes its result in the format of
  * src/io/problem_stream.h to a pipe; the parent reads the pipe to its end,
  * waits for the child and decodes. */
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "mcdyn/problem_isolated.h"
 
 #include "problem_stream.h"
@@ -18,6 +19,8 @@
 
 /* Exit status of a child that could not write its whole result. */
 #define CHILD_WRITE_FAILED 3
+/* The pipe's buffer asked for: Linux's default largest for a user. */
+#define PIPE_BYTES (1 << 20)
 
 static int write_all(int fd, const unsigned char *bytes, size_t size)
 {
@@ -61,6 +64,18 @@ static void child_read(const char *path, int fd)
     _exit(write_all(fd, bytes, size) == 0 ? 0 : CHILD_WRITE_FAILED);
 }
 
+/* Grows buf to the length the stream's head declares, once, so that a
+ * large problem is not copied by repeated doubling; returns the capacity. */
+static size_t size_for_declared(unsigned char **buf, size_t len, size_t cap)
+{
+    size_t want =
+        problem_stream_declared_bytes(*buf, len) + 1; /* + 1: room to see a longer stream */
+    unsigned char *b = want > cap ? realloc(*buf, want) : NULL;
+    if (!b) return cap;
+    *buf = b;
+    return want;
+}
+
 /* Reads fd to its end into *bytes (malloc'd, *size bytes), at most
  * problem_stream_max_bytes(). */
 static mcd_status read_all(int fd, const char *path, unsigned char **bytes, size_t *size,
@@ -68,6 +83,7 @@ static mcd_status read_all(int fd, const char *path, unsigned char **bytes, size
 {
     size_t cap = 0, len = 0, limit = problem_stream_max_bytes();
     unsigned char *buf = NULL;
+    int sized = 0;
     for (;;) {
         if (len == cap) {
             if (cap > limit) {
@@ -96,6 +112,10 @@ static mcd_status read_all(int fd, const char *path, unsigned char **bytes, size
         }
         if (k == 0) break;
         len += (size_t)k;
+        if (!sized && len >= PROBLEM_STREAM_HEAD_BYTES) {
+            cap = size_for_declared(&buf, len, cap);
+            sized = 1;
+        }
     }
     *bytes = buf;
     *size = len;
@@ -160,6 +180,11 @@ mcd_status mcd_problem_read_fclib_isolated(const char *path, mcd_problem_file *o
     /* Other children the caller starts later must not hold the pipe open. */
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+#ifdef F_SETPIPE_SZ
+    /* Linux: a larger pipe, fewer switches between writer and reader for a
+     * large problem (best effort: the default size works too). */
+    fcntl(fds[1], F_SETPIPE_SZ, PIPE_BYTES);
+#endif
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);

@@ -12,6 +12,8 @@ enum { RECORD_PROBLEM = 1, RECORD_ERROR = 2 };
 
 #define HEADER_BYTES  (sizeof stream_magic + 4)
 #define PROBLEM_SIZES 3 /* dimension, nc, nb */
+_Static_assert(PROBLEM_STREAM_HEAD_BYTES == HEADER_BYTES + PROBLEM_SIZES * 4,
+               "the head declaring a stream's length is its header and sizes");
 
 /* Doubles of a problem with n unknowns and nc contacts: W, q, mu. n is at
  * most PROBLEM_STREAM_MAX_UNKNOWNS, so the products cannot overflow. */
@@ -100,6 +102,26 @@ size_t problem_stream_encode_error(mcd_status s, const char *msg,
     put_i32(&c, (int32_t)len);
     if (len) put(&c, msg, len);
     return (size_t)(c.w - buf);
+}
+
+size_t problem_stream_declared_bytes(const unsigned char *head, size_t n)
+{
+    cursor c = {NULL, head, head ? n : 0};
+    char magic[sizeof stream_magic];
+    int32_t record, a, b, d;
+    if (take(&c, magic, sizeof magic) || memcmp(magic, stream_magic, sizeof magic) != 0 ||
+        take_i32(&c, &record) || take_i32(&c, &a) || take_i32(&c, &b))
+        return 0;
+    if (record == RECORD_ERROR)
+        return a > MCD_OK && a < MCD_STATUS_COUNT && b >= 0 && b < MCD_ERROR_LEN
+                   ? HEADER_BYTES + 2 * 4 + (size_t)b
+                   : 0;
+    /* a problem: dimension a, nc b, nb d */
+    if (record != RECORD_PROBLEM || take_i32(&c, &d) || b < 0 || d < 0 ||
+        b > PROBLEM_STREAM_MAX_UNKNOWNS / 3 || d > PROBLEM_STREAM_MAX_UNKNOWNS - 3 * b)
+        return 0;
+    size_t unknowns = (size_t)d + 3 * (size_t)b;
+    return HEADER_BYTES + PROBLEM_SIZES * 4 + sizeof(double) * problem_doubles(unknowns, (size_t)b);
 }
 
 static mcd_status damaged(mcd_error *err, const char *label, const char *what)

@@ -41,6 +41,15 @@ mcd_status problem_stream_encode_problem(const mcd_problem_file *f, unsigned cha
 size_t problem_stream_encode_error(mcd_status s, const char *msg,
                                    unsigned char buf[PROBLEM_STREAM_ERROR_BYTES]);
 
+/* Bytes at the head of a stream that declare its length. */
+#define PROBLEM_STREAM_HEAD_BYTES 24
+
+/* The length that a stream's first n bytes declare for the whole stream
+ * (n >= PROBLEM_STREAM_HEAD_BYTES, or all the stream has), or 0 if they
+ * declare none within problem_stream_max_bytes(): a hint to size a reader's
+ * buffer once; problem_stream_decode still checks everything. */
+size_t problem_stream_declared_bytes(const unsigned char *head, size_t n);
+
 /* Decodes size bytes into out (zeroed first). A problem record gives MCD_OK
  * and an FC3D problem; an error record gives its status and message; any
  * other stream (short, long, bad magic, bad record, counts out of range,

@@ -3,7 +3,9 @@
  * child process sends (include/mcdyn/problem_isolated.h). Besides never
  * crashing, whatever it accepts must encode back to the same bytes: a
  * problem record re-encoded from the decoded problem, an error record from
- * the decoded status and message. A difference aborts. */
+ * the decoded status and message; and the length its head declares must
+ * be its length, and never more than the largest stream. A difference
+ * aborts. */
 #include "io/problem_stream.h"
 
 #include <stdint.h>
@@ -30,8 +32,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mcd_problem_file f;
     mcd_error err = {0};
+    size_t declared = problem_stream_declared_bytes(data, size);
+    if (declared > problem_stream_max_bytes()) abort();
     mcd_status s = problem_stream_decode(data, size, "fuzz", &f, &err);
     if (s == MCD_OK) {
+        if (declared != size) abort();
         assert_problem_round_trip(&f, data, size);
         mcd_problem_file_free(&f);
     } else if (!strstr(err.msg, "fuzz: the FCLIB reader's result is damaged")) {

@@ -4,7 +4,8 @@
  * record, counts out of range or disagreeing with the length, non-finite
  * entries, a negative mu, and bad error records are refused with a
  * message, never read past the bytes given (the sanitizer build checks
- * that part). */
+ * that part); the length a stream's head declares is its length, and 0
+ * for a head the decoder would refuse. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -229,6 +230,32 @@ START_TEST(encoder_refuses_what_it_cannot_carry)
 }
 END_TEST
 
+START_TEST(declared_length_is_a_bounded_hint)
+{
+    mcd_problem_file f = small_problem();
+    size_t size;
+    unsigned char *bytes = encode(&f, &size), err_buf[PROBLEM_STREAM_ERROR_BYTES];
+    ck_assert_uint_eq(problem_stream_declared_bytes(bytes, size), size);
+    ck_assert_uint_eq(problem_stream_declared_bytes(bytes, PROBLEM_STREAM_HEAD_BYTES), size);
+    ck_assert_uint_eq(problem_stream_declared_bytes(bytes, PROBLEM_STREAM_HEAD_BYTES - 1), 0);
+    ck_assert_uint_eq(problem_stream_declared_bytes(NULL, 0), 0);
+    /* The largest sizes in range declare the largest stream, no more. */
+    put_i32(bytes, AT_NC, 3333);
+    ck_assert_uint_eq(problem_stream_declared_bytes(bytes, size), problem_stream_max_bytes());
+    put_i32(bytes, AT_NC, 3334);
+    ck_assert_uint_eq(problem_stream_declared_bytes(bytes, size), 0);
+    put_i32(bytes, AT_NC, 1);
+    bytes[0] ^= 1;
+    ck_assert_uint_eq(problem_stream_declared_bytes(bytes, size), 0);
+    size_t n = problem_stream_encode_error(MCD_ERR_IO, "p.hdf5: cannot open", err_buf);
+    ck_assert_uint_eq(problem_stream_declared_bytes(err_buf, n), n);
+    put_i32(err_buf, AT_LENGTH, MCD_ERROR_LEN);
+    ck_assert_uint_eq(problem_stream_declared_bytes(err_buf, n), 0);
+    free(bytes);
+    mcd_problem_file_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("problem-stream");
@@ -240,6 +267,7 @@ int main(void)
     tcase_add_test(tc, error_round_trip_gives_status_and_message);
     tcase_add_test(tc, bad_error_records_are_refused);
     tcase_add_test(tc, encoder_refuses_what_it_cannot_carry);
+    tcase_add_test(tc, declared_length_is_a_bounded_hint);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
