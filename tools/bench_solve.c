@@ -19,8 +19,8 @@
 #include "../src/base/clock.h"
 #include "args.h"
 #include "cli.h"
-#include "fclib_read.h"
 #include "mcdyn/problem_io.h"
+#include "mcdyn/problem_isolated.h"
 #include "mcdyn/solver.h"
 
 #ifdef MCDYN_HAVE_SICONOS
@@ -342,7 +342,7 @@ static int bench_file(const char *path, const char *name, int reps)
 {
     mcd_problem_file f;
     mcd_error err = {0};
-    if (read_problem_file(path, MCD_PROBLEM_AUTO, &f, &err) != MCD_OK) {
+    if (mcd_problem_read_file_isolated(path, MCD_PROBLEM_AUTO, &f, &err) != MCD_OK) {
         printf("\n%s: not read: %s\n", name, err.msg);
         return -1;
     }

@@ -6,10 +6,10 @@
 
 #include "args.h"
 #include "cli.h"
-#include "fclib_read.h"
 #include "atomic_file.h"
 #include "json.h"
 #include "mcdyn/problem_io.h"
+#include "mcdyn/problem_isolated.h"
 #include "mcdyn/solver.h"
 
 static void usage(FILE *out)
@@ -278,7 +278,7 @@ int mcd_cmd_solve(int argc, char **argv)
     }
     mcd_problem_file f;
     mcd_error err = {0};
-    if (read_problem_file(a.file, a.kind, &f, &err) != MCD_OK) {
+    if (mcd_problem_read_file_isolated(a.file, a.kind, &f, &err) != MCD_OK) {
         fprintf(stderr, "mcdyn solve: %s\n", err.msg);
         return 1;
     }

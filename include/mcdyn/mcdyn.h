@@ -16,6 +16,7 @@
 #include "mcdyn/sim.h"
 #include "mcdyn/urdf.h"
 #include "mcdyn/problem_io.h"
+#include "mcdyn/problem_isolated.h"
 #include "mcdyn/collision.h"
 #include "mcdyn/scenario.h"
 #include "mcdyn/log.h"

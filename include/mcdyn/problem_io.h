@@ -114,7 +114,12 @@ mcd_status mcd_problem_read_siconos(const char *path, mcd_problem_kind kind, mcd
  * read. out receives kind MCD_PROBLEM_FC3D; MCD_ERR_IO if the file cannot
  * be opened, MCD_ERR_UNSUPPORTED for a global problem or one too large,
  * MCD_ERR_PARSE / MCD_ERR_NONFINITE for a malformed one; on failure out
- * holds nothing to free. */
+ * holds nothing to free.
+ * Trusted input only: libhdf5 does not check its own metadata against
+ * crafted files, and some crash it (and with it the calling process) before
+ * the reader sees any data (docs/reliability.md). For files from elsewhere
+ * use mcd_problem_read_fclib_isolated (problem_isolated.h), which runs this
+ * reader in a child process; the `mcdyn` command does. */
 int mcd_problem_fclib_available(void);
 mcd_status mcd_problem_read_fclib(const char *path, mcd_problem_file *out, mcd_error *err);
 
@@ -123,7 +128,8 @@ mcd_status mcd_problem_read_fclib(const char *path, mcd_problem_file *out, mcd_e
  * copies; the caller keeps the buffer. name labels the messages in place of
  * a path (NULL: "(FCLIB image)"). A truncated or damaged image is
  * MCD_ERR_PARSE with a message saying so; an empty one too. Gives the same
- * problem, bit for bit, as mcd_problem_read_fclib on the file. */
+ * problem, bit for bit, as mcd_problem_read_fclib on the file. Trusted
+ * images only, as for the file reader above. */
 mcd_status mcd_problem_read_fclib_image(const void *image, size_t size, const char *name,
                                         mcd_problem_file *out, mcd_error *err);
 
@@ -131,7 +137,8 @@ mcd_status mcd_problem_read_fclib_image(const void *image, size_t size, const ch
 int mcd_problem_is_fclib_path(const char *path);
 
 /* Any problem file: FCLIB by its name (kind must be AUTO or FC3D), else a
- * Siconos .dat file read as kind. */
+ * Siconos .dat file read as kind. FCLIB files: trusted input only (above);
+ * mcd_problem_read_file_isolated (problem_isolated.h) for the others. */
 mcd_status mcd_problem_read_file(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
                                  mcd_error *err);
 
