@@ -81,7 +81,7 @@ static int factor(admm *a)
 
 static void project_all(const mcd_fc3d *p, double *x)
 {
-    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + 3 * k);
+    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + MCD_FC3D_ROWS * k);
 }
 
 /* One ADMM iteration; returns the primal and dual residuals (inf-norms). */

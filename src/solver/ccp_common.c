@@ -6,6 +6,19 @@
 #include <math.h>
 #include <string.h>
 
+enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
+
+/* |a - b| of two contact 3-vectors (b = NULL: |a|). */
+static double dist3(const double *a, const double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < ROWS; i++) {
+        double d = a[i] - (b ? b[i] : 0.0);
+        s += d * d;
+    }
+    return sqrt(s);
+}
+
 mcd_ccp_opts mcd_ccp_default_opts(void)
 {
     mcd_ccp_opts o = {10000, 1e-10, 0.6, 1.0, 0, 1e-6};
@@ -14,24 +27,24 @@ mcd_ccp_opts mcd_ccp_default_opts(void)
 
 void mcd_ccp_proj3(double mu, double *x)
 {
-    double t = hypot(x[1], x[2]);
-    if (t <= mu * x[0] && x[0] >= 0) return; /* inside K_mu (mu = 0, t = 0: x_n >= 0 too) */
-    if (mu * t <= -x[0]) {
-        x[0] = x[1] = x[2] = 0.0;
+    double t = hypot(x[T1], x[T2]);
+    if (t <= mu * x[N] && x[N] >= 0) return; /* inside K_mu (mu = 0, t = 0: x_n >= 0 too) */
+    if (mu * t <= -x[N]) {
+        x[N] = x[T1] = x[T2] = 0.0;
         return;
     }
     /* Here t > 0: t = 0 falls in one of the two cases above. */
-    double n = (x[0] + mu * t) / (1.0 + mu * mu);
+    double n = (x[N] + mu * t) / (1.0 + mu * mu);
     double s = mu * n / t;
-    x[0] = n;
-    x[1] *= s;
-    x[2] *= s;
+    x[N] = n;
+    x[T1] *= s;
+    x[T2] *= s;
 }
 
 mcd_status mcd_ccp_project(double mu, double x[3])
 {
     if (!x || isnan(mu) || mu < 0) return MCD_ERR_ARG;
-    if (!isfinite(mu) || !isfinite(x[0]) || !isfinite(x[1]) || !isfinite(x[2]))
+    if (!isfinite(mu) || !isfinite(x[N]) || !isfinite(x[T1]) || !isfinite(x[T2]))
         return MCD_ERR_NONFINITE;
     mcd_ccp_proj3(mu, x);
     return MCD_OK;
@@ -47,19 +60,18 @@ mcd_status mcd_ccp_project(double mu, double x[3])
  * |gamma_k . d_k| / |gamma_k|, the velocity along the impulse. */
 static double natural_map(const mcd_fc3d *p, int k, const double *g, const double *dk)
 {
-    int n = mcd_fc3d_size(p), i0 = p->nb + 3 * k;
-    const double *W = p->W;
-    double tr = W[(size_t)i0 * n + i0] + W[(size_t)(i0 + 1) * n + i0 + 1] +
-                W[(size_t)(i0 + 2) * n + i0 + 2];
+    int n = mcd_fc3d_size(p), i0 = p->nb + ROWS * k;
+    double tr = 0.0; /* trace(N_kk) */
+    for (int i = 0; i < ROWS; i++) tr += p->W[(size_t)(i0 + i) * n + i0 + i];
     if (!(tr > 0)) {
-        double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-        return gn > 0 ? fabs(g[0] * dk[0] + g[1] * dk[1] + g[2] * dk[2]) / gn : 0.0;
+        double gn = dist3(g, NULL), gd = 0.0;
+        for (int i = 0; i < ROWS; i++) gd += g[i] * dk[i];
+        return gn > 0 ? fabs(gd) / gn : 0.0;
     }
-    double eta = 3.0 / tr, x[3] = {g[0] - eta * dk[0], g[1] - eta * dk[1], g[2] - eta * dk[2]};
+    double eta = ROWS / tr, x[ROWS];
+    for (int i = 0; i < ROWS; i++) x[i] = g[i] - eta * dk[i];
     mcd_ccp_proj3(p->mu[k], x);
-    return sqrt((g[0] - x[0]) * (g[0] - x[0]) + (g[1] - x[1]) * (g[1] - x[1]) +
-                (g[2] - x[2]) * (g[2] - x[2])) /
-           eta;
+    return dist3(g, x) / eta;
 }
 
 void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mcd_ccp_stats *st)
@@ -67,16 +79,14 @@ void mcd_ccp_measure(const mcd_fc3d *p, const double *gamma, const double *d, mc
     double vp = 0.0, vd = 0.0, vc = 0.0;
     for (int i = 0; i < p->nb; i++) vd = fmax(vd, fabs(d[i]));
     for (int k = 0; k < p->nc; k++) {
-        const double *g = gamma + p->nb + 3 * k, *dk = d + p->nb + 3 * k;
-        double mu = p->mu[k];
-        double x[3] = {g[0], g[1], g[2]};
+        const double *g = gamma + p->nb + ROWS * k, *dk = d + p->nb + ROWS * k;
+        double mu = p->mu[k], x[ROWS], y[ROWS];
+        for (int i = 0; i < ROWS; i++) x[i] = g[i], y[i] = -dk[i];
         mcd_ccp_proj3(mu, x);
-        vp = fmax(vp, sqrt((g[0] - x[0]) * (g[0] - x[0]) + (g[1] - x[1]) * (g[1] - x[1]) +
-                           (g[2] - x[2]) * (g[2] - x[2])));
+        vp = fmax(vp, dist3(g, x));
         /* Moreau: dist(d, K^*) = |Pi_{polar(K^*)}(d)| = |Pi_{-K}(d)| = |Pi_K(-d)|. */
-        double y[3] = {-dk[0], -dk[1], -dk[2]};
         mcd_ccp_proj3(mu, y);
-        vd = fmax(vd, sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]));
+        vd = fmax(vd, dist3(y, NULL));
         vc = fmax(vc, natural_map(p, k, g, dk));
     }
     /* fmax drops NaN: make a non-finite iterate visible in the residual. */

@@ -7,19 +7,20 @@
 #include <math.h>
 #include <string.h>
 
+enum { ROWS = MCD_FC3D_ROWS };
+
 /* Updates contact k given its d_k = (N gamma + r)_k. */
 static void contact_update(const mcd_fc3d *p, const mcd_ccp_opts *o, int k, const double *dk,
                            double *gamma)
 {
-    int n = mcd_fc3d_size(p), i0 = p->nb + 3 * k;
-    const double *W = p->W;
-    double tr = W[(size_t)i0 * n + i0] + W[(size_t)(i0 + 1) * n + i0 + 1] +
-                W[(size_t)(i0 + 2) * n + i0 + 2];
+    int n = mcd_fc3d_size(p), i0 = p->nb + ROWS * k;
+    double tr = 0.0; /* trace(N_kk) */
+    for (int i = 0; i < ROWS; i++) tr += p->W[(size_t)(i0 + i) * n + i0 + i];
     if (!(tr > 0)) return;
-    double step = o->omega * 3.0 / tr, *g = gamma + i0;
-    double x[3] = {g[0] - step * dk[0], g[1] - step * dk[1], g[2] - step * dk[2]};
+    double step = o->omega * ROWS / tr, *g = gamma + i0, x[ROWS];
+    for (int j = 0; j < ROWS; j++) x[j] = g[j] - step * dk[j];
     mcd_ccp_proj3(p->mu[k], x);
-    for (int j = 0; j < 3; j++) g[j] = o->lambda * x[j] + (1.0 - o->lambda) * g[j];
+    for (int j = 0; j < ROWS; j++) g[j] = o->lambda * x[j] + (1.0 - o->lambda) * g[j];
 }
 
 static double row_dot(const mcd_fc3d *p, int i, const double *gamma)
@@ -58,13 +59,13 @@ mcd_status mcd_ccp_solve_pgs(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
         if (o->jacobi) {
             /* d = N gamma + r of the previous iterate is still in d. */
             for (int i = 0; i < p->nb; i++) bilateral_update(p, o, i, d[i], gamma);
-            for (int k = 0; k < p->nc; k++) contact_update(p, o, k, d + p->nb + 3 * k, gamma);
+            for (int k = 0; k < p->nc; k++) contact_update(p, o, k, d + p->nb + ROWS * k, gamma);
         } else {
             for (int i = 0; i < p->nb; i++) bilateral_update(p, o, i, row_dot(p, i, gamma), gamma);
             for (int k = 0; k < p->nc; k++) {
-                int i0 = p->nb + 3 * k;
-                double dk[3] = {row_dot(p, i0, gamma), row_dot(p, i0 + 1, gamma),
-                                row_dot(p, i0 + 2, gamma)};
+                int i0 = p->nb + ROWS * k;
+                double dk[ROWS];
+                for (int j = 0; j < ROWS; j++) dk[j] = row_dot(p, i0 + j, gamma);
                 contact_update(p, o, k, dk, gamma);
             }
         }

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
+
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
 #define MB_ZERO_BLK (-1.0)
@@ -63,7 +65,7 @@ static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, 
 /* The symmetrised diagonal block W_kk (row-major 3x3). */
 static void diag_block(const mb_solve *m, int k, double A[9])
 {
-    int i0 = m->p->nb + 3 * k;
+    int i0 = m->p->nb + ROWS * k;
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             A[3 * i + j] = 0.5 * (m->p->W[(size_t)(i0 + i) * m->n + i0 + j] +
@@ -109,10 +111,10 @@ static mcd_status block_update(const mb_solve *m, int k, const double uk[3], con
 {
     double delta = m->delta[k];
     if (delta == MB_ZERO_BLK) {
-        x[0] = x[1] = x[2] = 0.0;
+        memset(x, 0, ROWS * sizeof *x);
         return MCD_OK;
     }
-    const double *rk = r + m->p->nb + 3 * k;
+    const double *rk = r + m->p->nb + ROWS * k;
     double A[9], b[3];
     diag_block(m, k, A);
     for (int i = 0; i < 3; i++)
@@ -139,7 +141,7 @@ static mcd_status residual(const mb_solve *m, const double *r, double *R)
         res = fmax(res, fabs(m->u[i]));
     }
     for (int k = 0; k < p->nc; k++) {
-        int i0 = p->nb + 3 * k;
+        int i0 = p->nb + ROWS * k;
         mcd_status s = block_update(m, k, m->u + i0, r, m->F + i0);
         if (s != MCD_OK) return s;
         double A[9], d[3];
@@ -147,7 +149,7 @@ static mcd_status residual(const mb_solve *m, const double *r, double *R)
         for (int i = 0; i < 3; i++) d[i] = r[i0 + i] - m->F[i0 + i];
         for (int i = 0; i < 3; i++)
             res = fmax(res, fabs(A[3 * i] * d[0] + A[3 * i + 1] * d[1] + A[3 * i + 2] * d[2]));
-        res = fmax(res, -m->u[i0]);
+        res = fmax(res, -m->u[i0 + N]); /* the normal velocity */
     }
     for (int i = 0; i < m->n; i++)
         if (!isfinite(m->u[i]) || !isfinite(m->F[i])) res = NAN;
@@ -165,8 +167,9 @@ static mcd_status sweep_gauss_seidel(const mb_solve *m, double *r)
         if (wii > 0) r[i] -= row_dot(m, i, r) / wii;
     }
     for (int k = 0; k < p->nc; k++) {
-        int i0 = p->nb + 3 * k;
-        double uk[3] = {row_dot(m, i0, r), row_dot(m, i0 + 1, r), row_dot(m, i0 + 2, r)}, x[3];
+        int i0 = p->nb + ROWS * k;
+        double uk[ROWS], x[ROWS];
+        for (int i = 0; i < ROWS; i++) uk[i] = row_dot(m, i0 + i, r);
         mcd_status s = block_update(m, k, uk, r, x);
         if (s != MCD_OK) return s;
         memcpy(r + i0, x, sizeof x);
@@ -241,7 +244,7 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
         m.delta[k] = block_delta(&m, k);
         if (m.delta[k] == MB_ZERO_BLK) {
             st->zero_blocks++;
-            memset(r + p->nb + 3 * k, 0, 3 * sizeof *r);
+            memset(r + p->nb + ROWS * k, 0, ROWS * sizeof *r);
         } else if (m.delta[k] > 0) {
             st->regularized_blocks++;
         }
