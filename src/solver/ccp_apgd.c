@@ -13,7 +13,7 @@
 /* Projects every contact block of x (bilateral rows are free). */
 static void project_all(const mcd_fc3d *p, double *x)
 {
-    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + 3 * k);
+    for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + MCD_FC3D_ROWS * k);
 }
 
 mcd_status mcd_ccp_solve_apgd(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
