@@ -50,7 +50,8 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
 
 /* What a solve does when its method does not converge (docs/solvers.md,
  * "Robustness"): the method's fallback chain, or nothing. The chains:
- *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> proximal PLM -> polish
+ *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> NSN from zero ->
+ *                 proximal PLM -> polish
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
@@ -63,9 +64,11 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  * The proximal stage solves a sequence of problems with M + rho I and
  * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
  * solution of the original problem (at most 30 outer iterations and
- * 3 max_iter inner PLM iterations in all); the NSN stage is mncp-nsn with
- * its default options and the caller's tol; each stage starts from the best
- * point of the previous one, and the point of least error is returned.
+ * 3 max_iter inner PLM iterations in all); the NSN stages are mncp-nsn with
+ * its default options and the caller's tol, the first warm-started at the
+ * best point so far, the second from zero; every other stage starts from
+ * the best point of the previous one, and the point of least error is
+ * returned.
  * The chain does not run after a Lemke ray (MCD_ERR_INFEASIBLE). */
 typedef enum mcd_solver_fallback {
     MCD_FALLBACK_CHAIN = 0, /* the method's chain (default) */

@@ -395,16 +395,17 @@ static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
 }
 
 /* mncp-nsn as a stage of mncp-plm's chain, warm-started from the best
- * point so far (in r); its result is kept only if its error is lower. */
+ * point so far (in r) or started from zero (cold); its result is kept
+ * only if its error is lower. */
 static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
-                            double *r, double *u, mcd_solver_stats *stats)
+                            int warm, double *r, double *u, mcd_solver_stats *stats)
 {
     int n = mcd_fc3d_size(p);
     double *keep = mcd_ws_vec(ws, 12), best = stats->error;
     memcpy(keep, r, (size_t)n * sizeof *r);
     mcd_solver_opts no = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
     no.tol = o->tol;
-    no.warm_start = 1;
+    no.warm_start = warm;
     mcd_solver_stats ns = {0};
     solve_fc3d_nsn(ws, p, &no, r, u, &ns);
     stats->stages++;
@@ -463,8 +464,9 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
         return st;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
-    if (nsn_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    if (nsn_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    if (nsn_stage(ws, p, o, 0, r, u, stats) == MCD_OK) return MCD_OK;
     if (proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     stats->error = mcd_fc3d_error(p, r, u);
     return polish_stage(ws, p, o, r, u, stats);
