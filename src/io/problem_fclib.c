@@ -13,6 +13,7 @@
  * columns, i: nz rows, as CSparse's cs_entry stores them). x has nzmax
  * entries. The info groups (titles, matrix descriptions) are not read. */
 #include "mcdyn/problem_io.h"
+#include "problem_internal.h"
 
 #include <hdf5.h>
 
@@ -34,17 +35,25 @@ int mcd_problem_is_fclib_path(const char *path)
            (n > 3 && strcmp(path + n - 3, ".h5") == 0);
 }
 
-mcd_status mcd_problem_read_file(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
-                                 mcd_error *err)
+mcd_status problem_read_file_with(const char *caller, const char *path, mcd_problem_kind kind,
+                                  mcd_problem_file *out, problem_fclib_reader read_fclib,
+                                  mcd_error *err)
 {
-    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "mcd_problem_read_file: NULL argument");
+    if (!path || !out) return mcd_fail(err, MCD_ERR_ARG, "%s: NULL argument", caller);
     if (!mcd_problem_is_fclib_path(path)) return mcd_problem_read_siconos(path, kind, out, err);
     memset(out, 0, sizeof *out);
     if (kind != MCD_PROBLEM_AUTO && kind != MCD_PROBLEM_FC3D)
         return mcd_fail(err, MCD_ERR_ARG,
                         "%s: an FCLIB file holds a frictional-contact problem, not %s", path,
                         mcd_problem_kind_name(kind));
-    return mcd_problem_read_fclib(path, out, err);
+    return read_fclib(path, out, err);
+}
+
+mcd_status mcd_problem_read_file(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
+                                 mcd_error *err)
+{
+    return problem_read_file_with("mcd_problem_read_file", path, kind, out, mcd_problem_read_fclib,
+                                  err);
 }
 
 int mcd_problem_fclib_available(void)

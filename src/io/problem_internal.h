@@ -18,6 +18,16 @@
 
 #include <stddef.h>
 
+/* A reader of FCLIB files (mcd_problem_read_fclib or its isolated twin). */
+typedef mcd_status (*problem_fclib_reader)(const char *path, mcd_problem_file *out, mcd_error *err);
+
+/* mcd_problem_read_file's dispatch: a Siconos file by its reader, an FCLIB
+ * file (by its extension, kind AUTO or FC3D) by read_fclib; caller names
+ * the public function in the NULL-argument message. */
+mcd_status problem_read_file_with(const char *caller, const char *path, mcd_problem_kind kind,
+                                  mcd_problem_file *out, problem_fclib_reader read_fclib,
+                                  mcd_error *err);
+
 /* Largest matrix side the readers accept: problems are stored dense. */
 #define PROBLEM_MAX_SIZE 10000
 

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* F_SETPIPE_SZ */
 #include "mcdyn/problem_isolated.h"
 
+#include "problem_internal.h"
 #include "problem_stream.h"
 
 #include <errno.h>
@@ -202,13 +203,6 @@ mcd_status mcd_problem_read_fclib_isolated(const char *path, mcd_problem_file *o
 mcd_status mcd_problem_read_file_isolated(const char *path, mcd_problem_kind kind,
                                           mcd_problem_file *out, mcd_error *err)
 {
-    if (!path || !out)
-        return mcd_fail(err, MCD_ERR_ARG, "mcd_problem_read_file_isolated: NULL argument");
-    if (!mcd_problem_is_fclib_path(path)) return mcd_problem_read_siconos(path, kind, out, err);
-    memset(out, 0, sizeof *out);
-    if (kind != MCD_PROBLEM_AUTO && kind != MCD_PROBLEM_FC3D)
-        return mcd_fail(err, MCD_ERR_ARG,
-                        "%s: an FCLIB file holds a frictional-contact problem, not %s", path,
-                        mcd_problem_kind_name(kind));
-    return mcd_problem_read_fclib_isolated(path, out, err);
+    return problem_read_file_with("mcd_problem_read_file_isolated", path, kind, out,
+                                  mcd_problem_read_fclib_isolated, err);
 }
