@@ -36,8 +36,11 @@ static char *slurp(const char *path)
     return buf;
 }
 
-static mcd_status write_step_problem(mcd_sim *s, int mlcp, const char *path, mcd_error *err)
+/* Writes step's problem to path = PREFIX_<step>.dat (path: 1024 chars). */
+static mcd_status write_step_problem(mcd_sim *s, int mlcp, const char *prefix, long step,
+                                     char *path, mcd_error *err)
 {
+    snprintf(path, 1024, "%s_%ld.dat", prefix, step);
     mcd_contact_ws *cws = (mcd_contact_ws *)mcd_sim_contact_ws(s);
     if (mlcp) {
         mcd_mlcp p;
@@ -64,19 +67,18 @@ static int run(mcd_scenario *sc, const char *method, int max_files, const char *
     int mlcp = strncmp(method, "mlcp-", 5) == 0, files = 0, rc = 0;
     for (long i = 0; i < mcd_runner_steps(r) && files < max_files && rc == 0; i++) {
         mcd_step_stats st;
+        char path[1024];
         if (mcd_runner_step(r, &st) != MCD_OK) { /* e.g. a Lemke ray: its problem is kept too */
             fprintf(stderr, "capture-problems: step %ld: %s\n", i, mcd_sim_error(s));
-            char path[1024];
-            snprintf(path, sizeof path, "%s_%ld.dat", prefix, i);
-            if (write_step_problem(s, mlcp, path, &err) == MCD_OK) printf("-> %s\n", path);
+            if (write_step_problem(s, mlcp, prefix, i, path, &err) == MCD_OK)
+                printf("-> %s\n", path);
             rc = 1;
         } else if (st.solver_status != MCD_OK && st.ncontacts > 0) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s_%ld.dat", prefix, i);
+            mcd_status w = write_step_problem(s, mlcp, prefix, i, path, &err);
             printf("%ld t=%.4f nc=%d status=%s iterations=%d error=%.3g -> %s\n", i,
                    mcd_sim_time(s), st.ncontacts, mcd_status_str(st.solver_status), st.iterations,
                    st.residual, path);
-            if (write_step_problem(s, mlcp, path, &err) != MCD_OK) {
+            if (w != MCD_OK) {
                 fprintf(stderr, "capture-problems: %s\n", err.msg);
                 rc = 1;
             }
