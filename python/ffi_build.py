@@ -124,6 +124,8 @@ int mcd_problem_file_size(const mcd_problem_file *f);
 int mcd_problem_fclib_available(void);
 mcd_status mcd_problem_read_file(const char *path, mcd_problem_kind kind, mcd_problem_file *out,
                                  mcd_error *err);
+mcd_status mcd_problem_read_file_isolated(const char *path, mcd_problem_kind kind,
+                                          mcd_problem_file *out, mcd_error *err);
 void mcd_problem_file_free(mcd_problem_file *f);
 
 typedef struct mcd_contact_point {

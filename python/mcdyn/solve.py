@@ -38,13 +38,18 @@ def solve(problem_file, solver=None, kind="auto", tol=None, max_iter=None):
     "mncp-rlm", "mncp-plm" for frictional-contact files (default
     "mlcp-lemke" and "mncp-plm", as ``mcdyn solve``); kind: "auto", "lcp", "mlcp", "fc3d";
     tol, max_iter: override the solver's defaults. Raises
-    :class:`mcdyn.Error` for unreadable files and invalid problems; a solve
+    :class:`mcdyn.Error` for unreadable files and invalid problems (an FCLIB
+    file is read in a child process, so one on which libhdf5 crashes raises
+    too, with status ERR_PARSE); a solve
     that does not converge is reported in the result's status."""
     err = ffi.new("mcd_error *")
     kind_c = ffi.new("mcd_problem_kind *")
     check(lib.mcd_problem_kind_from_name(kind.encode(), kind_c, err), err)
     pf = ffi.new("mcd_problem_file *")
-    check(lib.mcd_problem_read_file(os.fsencode(problem_file), kind_c[0], pf, err), err)
+    # FCLIB files are read by libhdf5 in a child process
+    # (problem_isolated.h): a crafted file that crashes libhdf5 raises
+    # mcdyn.Error instead of ending Python.
+    check(lib.mcd_problem_read_file_isolated(os.fsencode(problem_file), kind_c[0], pf, err), err)
     try:
         return _solve_read(pf, solver, tol, max_iter, err)
     finally:

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 
+import h5py
 import numpy as np
 import pytest
 
@@ -45,8 +46,6 @@ def test_solve_fclib_file():
     kernels (thread count, data alignment: two runs of the command with
     OPENBLAS_NUM_THREADS=1 and unset differ by 2 iterations and 1e-9 in r),
     so the solutions are not compared entry by entry."""
-    if not mcdyn.fclib_available():
-        pytest.skip("libmcdyn built without libfclib: FCLIB files are refused")
     res = mcdyn.solve(PROBLEMS[2])
     ref = command_solve(PROBLEMS[2])
     assert res.kind == ref["kind"] == "fc3d"
@@ -55,16 +54,19 @@ def test_solve_fclib_file():
     assert res.error <= 1e-10 and ref["error"] <= 1e-10
 
 
-def test_fclib_refused_without_libfclib():
-    if mcdyn.fclib_available():
-        pytest.skip("libmcdyn reads FCLIB files (built with libfclib)")
+def test_crafted_fclib_file_raises():
+    """A crafted file on which Debian's libhdf5 crashes (signal 11, kept
+    from the fuzzing campaign in tests/fuzz/thirdparty/fclib): solve() reads
+    it in a child process and raises; this process goes on."""
+    crafted = SOURCE / "tests" / "fuzz" / "thirdparty" / "fclib" / "hdf5-local-heap-accum-read.hdf5"
     with pytest.raises(mcdyn.Error) as info:
-        mcdyn.solve(PROBLEMS[2])
-    assert info.value.status == mcdyn.Status.ERR_UNSUPPORTED
+        mcdyn.solve(crafted)
+    assert info.value.status == mcdyn.Status.ERR_PARSE
+    assert "crashed on this file (signal 11)" in str(info.value)
+    assert mcdyn.fclib_available()
 
 
 def test_hdf5_log_matches_recorded_arrays(tmp_path):
-    h5py = pytest.importorskip("h5py", reason="python3-h5py is needed to read the log")
     sc = mcdyn.Scenario.load(SOURCE / "models" / "a1_drop_upright.yaml")
     sim = sc.sim()
     path = tmp_path / "run.h5"
