@@ -21,6 +21,47 @@
 #ifndef MCDYN_BASE_SMALL_CHOLESKY_H
 #define MCDYN_BASE_SMALL_CHOLESKY_H
 
+#include <math.h>
+#include <stddef.h>
+
+/* The factorization of the functions below with an absolute pivot bound:
+ * right-looking (outer-product), row k of U is row k of the current Schur
+ * complement divided by sqrt of its pivot, then
+ *   A_i,i: -= U_ki U_k,i:   (i > k, U_ki != 0)
+ * removes it from the trailing rows. A pivot not above d_min fails
+ * (returns 0), or with raise is raised to d_min. Inline, so that a caller
+ * with a constant n (the 6x6 hinge inverse of a free joint) gets its loops
+ * unrolled; mcd_small_cholesky is this with d_min = pivot_min * max_j A_jj. */
+static inline int mcd_small_cholesky_factor(int n, double *A, double d_min, int raise)
+{
+    for (int k = 0; k < n; k++) {
+        double *Uk = A + (size_t)k * n;
+        double d = Uk[k];
+        if (!(d > d_min) || !isfinite(d)) {
+            if (!raise) return 0;
+            d = fmax(d, d_min); /* NaN gives d_min */
+        }
+        double u = sqrt(d), inv = 1.0 / u;
+        Uk[k] = u;
+        for (int j = k + 1; j < n; j++) Uk[j] *= inv;
+        for (int i = k + 1; i < n; i++) {
+            double a = Uk[i];
+            if (a == 0) continue; /* e.g. the rows of separated contacts */
+            double *Ai = A + (size_t)i * n;
+            for (int j = i; j < n; j++) Ai[j] -= a * Uk[j];
+        }
+    }
+    return 1;
+}
+
+/* max(0, max_j A_jj) of a row-major n x n A. */
+static inline double mcd_small_cholesky_largest_diagonal(int n, const double *A)
+{
+    double a_max = 0.0;
+    for (int i = 0; i < n; i++) a_max = fmax(a_max, A[(size_t)i * n + i]);
+    return a_max;
+}
+
 /* In place: the upper triangle of A becomes U with A = U^T U (U = L^T of
  * the lower Cholesky factor L). Returns 1 on success; 0 if some pivot
  * d_i = U_ii^2 is not a finite number above pivot_min * max_j A_jj, i.e. A

@@ -179,6 +179,28 @@ static void add_hinge_term(const double *Hs, const double *Dinv, int n, double *
         add_hinge_term_n(Hs, Dinv, n, Om);
 }
 
+/* Om = H^* D^{-1} H for a floating base whose translation columns of H^*
+ * are exactly [0; e_c] (mcd_body_plan.unit_translation): add_hinge_term_n's
+ * sums from zero without their products by those exact zeros and ones,
+ * bitwise the same. With E = D^{-1} H: E_rj for j < 3 sums over the
+ * rotation columns c = 3..5 only, and for j >= 3 starts from D^{-1}_r,j-3;
+ * likewise (H^* E)_ij over r = 3..5, from E_i-3,j for i >= 3. */
+static void free_hinge_term(const double *Hs, const double *Dinv, double *Om)
+{
+    double E[36];
+    for (int r = 0; r < 6; r++)
+        for (int j = 0; j < 6; j++) {
+            const double *Dr = Dinv + 6 * r;
+            double t = j < 3 ? Dr[3] * Hs[18 + j] : Dr[j - 3] + Dr[3] * Hs[18 + j];
+            E[6 * r + j] = (t + Dr[4] * Hs[24 + j]) + Dr[5] * Hs[30 + j];
+        }
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double t = i < 3 ? Hs[18 + i] * E[18 + j] : E[6 * (i - 3) + j] + Hs[18 + i] * E[18 + j];
+            Om[6 * i + j] = (t + Hs[24 + i] * E[24 + j]) + Hs[30 + i] * E[30 + j];
+        }
+}
+
 /* Omega(k) = tau-bar^* Omega(parent) tau-bar + H^* D^{-1} H on marked bodies. */
 static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
 {
@@ -202,6 +224,9 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
             for (int i = 0; i < 6; i++)
                 for (int j = 0; j < 6; j++) Om[6 * i + j] = T[6 * j + i];
             tau_bar_right(Hs, G, n, Om);
+        } else if (d->plan[k].unit_translation) { /* Omega(world) = 0 */
+            free_hinge_term(Hs, Dinv, Om);
+            continue;
         } else { /* Omega(world) = 0: only the last term */
             memset(Om, 0, 36 * sizeof *Om);
         }
@@ -269,6 +294,28 @@ static void mat6_times_6xr(const double *A, const double *B, int r, double *C)
         mat6_times_6xr_fixed(A, B, MCD_OSC_SPATIAL, C);
 }
 
+/* C = A Z for a 6x6 row-major A and the point map Z = point_map(x, r)
+ * without Z's products by exact zeros and ones: column j of the force part
+ * is the two off-diagonal entries of x~'s column j, then A's column 3 + j
+ * (and the moment part, for r = 6, A's first three columns), added in the
+ * order of mat6_times_6xr's sums, so that C is bitwise the same. */
+static void mat6_times_point_map(const double *A, const double x[3], int r, double *C)
+{
+    static const int rows[3][2] = {{1, 2}, {0, 2}, {0, 1}}; /* x~'s nonzero rows in column j */
+    double X[9];
+    mcd_m3_skew(X, x);
+    const int force = r - 3;
+    for (int i = 0; i < 6; i++) {
+        const double *a = A + 6 * i;
+        double *c = C + r * i;
+        for (int j = 0; j < force; j++) c[j] = a[j];
+        for (int j = 0; j < 3; j++) {
+            const int k = rows[j][0], l = rows[j][1];
+            c[force + j] = (a[k] * X[3 * k + j] + a[l] * X[3 * l + j]) + a[3 + j];
+        }
+    }
+}
+
 /* Each point's chain of key ancestors with Z(point -> ancestor) =
  * Psi(point body -> ancestor) phi(x) (6 x r): the point's unit forces as seen
  * at that ancestor; and Omega(ancestor) Z, the half of a block of Lambda
@@ -282,10 +329,13 @@ static void point_chains(const mcd_osc_ws *w, int K, const mcd_osc_point *pts, i
         int s = w->key_slot[pts[i].body], len;
         slots[0] = s;
         point_map(pts[i].x, r, Z);
-        mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z, r, OZ);
+        mat6_times_point_map(w->Omega + 36 * w->slot_body[s], pts[i].x, r, OZ);
         for (len = 1; w->slot_parent[s] >= 0; len++) {
             slots[len] = w->slot_parent[s];
-            mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
+            if (len == 1) /* Z is the point map */
+                mat6_times_point_map(w->Psi_seg + 36 * s, pts[i].x, r, Z + 36);
+            else
+                mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
             s = slots[len];
             mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z + 36 * len, r, OZ + 36 * len);
         }

@@ -5,17 +5,19 @@
 
 #include "../base/small_cholesky.h"
 
-#include <string.h>
-
 /* A pivot below this fraction of D's largest diagonal entry is a singular
  * hinge (no inertia beyond it). */
 #define SPD_PIVOT_MIN 1e-14
 
-int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv)
+/* Reads A's upper triangle only; inlined with n = 6 (the free joint) by
+ * mcd_small_spd_inverse_n, whose loops then unroll. */
+static inline int spd_inverse(int n, const double *A, double *Ainv)
 {
-    double U[36], Li[36] = {0};
-    memcpy(U, A, (size_t)n * n * sizeof *U);
-    if (!mcd_small_cholesky(n, U, SPD_PIVOT_MIN)) return 0;
+    double U[36], Li[36]; /* Li: lower triangle only */
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++) U[n * i + j] = A[n * i + j];
+    const double d_min = SPD_PIVOT_MIN * mcd_small_cholesky_largest_diagonal(n, U);
+    if (!mcd_small_cholesky_factor(n, U, d_min, 0)) return 0;
     for (int j = 0; j < n; j++) { /* Li = L^{-1} = U^{-T}, lower triangular */
         Li[n * j + j] = 1.0 / U[n * j + j];
         for (int i = j + 1; i < n; i++) {
@@ -31,4 +33,9 @@ int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv)
             Ainv[n * i + j] = Ainv[n * j + i] = t;
         }
     return 1;
+}
+
+int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv)
+{
+    return n == 6 ? spd_inverse(6, A, Ainv) : spd_inverse(n, A, Ainv);
 }
