@@ -318,29 +318,47 @@ static void mat6_times_point_map(const double *A, const double x[3], int r, doub
 
 /* Each point's chain of key ancestors with Z(point -> ancestor) =
  * Psi(point body -> ancestor) phi(x) (6 x r): the point's unit forces as seen
- * at that ancestor; and Omega(ancestor) Z, the half of a block of Lambda
- * that every other point meeting this one there shares (write_block). */
+ * at that ancestor; and, at the point's own body, Omega Z, the half of its
+ * diagonal block of Lambda (write_block). Omega Z at the other ancestors is
+ * made by omega_z when a block first needs it. */
 static void point_chains(const mcd_osc_ws *w, int K, const mcd_osc_point *pts, int r)
 {
     for (int i = 0; i < K; i++) {
         int *slots = w->chain_slot + (size_t)i * w->max_chain;
         double *Z = w->chain_Psi + (size_t)i * w->max_chain * 36;
-        double *OZ = w->chain_OmegaZ + (size_t)i * w->max_chain * 36;
+        unsigned char *made = w->chain_OmegaZ_made + (size_t)i * w->max_chain;
         int s = w->key_slot[pts[i].body], len;
         slots[0] = s;
+        made[0] = 1;
         point_map(pts[i].x, r, Z);
-        mat6_times_point_map(w->Omega + 36 * w->slot_body[s], pts[i].x, r, OZ);
+        mat6_times_point_map(w->Omega + 36 * w->slot_body[s], pts[i].x, r,
+                             w->chain_OmegaZ + (size_t)i * w->max_chain * 36);
         for (len = 1; w->slot_parent[s] >= 0; len++) {
             slots[len] = w->slot_parent[s];
+            made[len] = 0;
             if (len == 1) /* Z is the point map */
                 mat6_times_point_map(w->Psi_seg + 36 * s, pts[i].x, r, Z + 36);
             else
                 mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
             s = slots[len];
-            mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z + 36 * len, r, OZ + 36 * len);
         }
         w->chain_len[i] = len;
     }
+}
+
+/* Omega(a) Z of point i at entry c of its chain (a its key ancestor there),
+ * made on first use: of the products at every ancestor, a block of Lambda
+ * needs only those where another point meets this one. */
+static const double *omega_z(const mcd_osc_ws *w, int i, int c, int r)
+{
+    const size_t at = (size_t)i * w->max_chain + c;
+    double *OZ = w->chain_OmegaZ + at * 36;
+    if (!w->chain_OmegaZ_made[at]) {
+        const int body = w->slot_body[w->chain_slot[at]];
+        mat6_times_6xr(w->Omega + 36 * body, w->chain_Psi + at * 36, r, OZ);
+        w->chain_OmegaZ_made[at] = 1;
+    }
+    return OZ;
 }
 
 /* Index pair of the lowest common key ancestor in the chains of points i
@@ -425,7 +443,7 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
                 for (int a = 0; a < r; a++) memset(blk + (size_t)a * ld, 0, r * sizeof *blk);
             } else {
                 const double *Zi = w->chain_Psi + ((size_t)i * w->max_chain + ci) * 36;
-                const double *OZj = w->chain_OmegaZ + ((size_t)j * w->max_chain + cj) * 36;
+                const double *OZj = omega_z(w, j, cj, r);
                 write_block(Zi, OZj, r, ld, blk);
             }
             if (j != i) /* symmetric */
