@@ -62,6 +62,16 @@ static void tau_bar_right(const double *Hs, const double *G, int n, double *X)
         }
 }
 
+/* X = tau-bar(k) = I - g s^T for a one-column hinge (s = H^*, g = G):
+ * tau_bar_left_n on the identity without its products by exact zeros and
+ * ones (H I = s^T), bitwise the same. */
+static void tau_bar_one_dof(const double *MCD_RESTRICT s, const double *MCD_RESTRICT g,
+                            double *MCD_RESTRICT X)
+{
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) X[6 * i + j] = (i == j ? 1.0 : 0.0) - g[i] * s[j];
+}
+
 static void mat6_identity(double *X)
 {
     memset(X, 0, 36 * sizeof *X);
@@ -136,8 +146,8 @@ static void unmark(mcd_osc_ws *w)
  * exploiting symmetry: with h = Omega(p) g,
  *   tau-bar^* Omega(p) tau-bar + s s^T / D
  *     = Omega(p) - s h^T - h s^T + (g^T h + 1/D) s s^T. */
-static void omega_one_dof(const double *s, const double *g, double Dinv, const double *Op,
-                          double *Om)
+static void omega_one_dof(const double *MCD_RESTRICT s, const double *MCD_RESTRICT g, double Dinv,
+                          const double *MCD_RESTRICT Op, double *MCD_RESTRICT Om)
 {
     double h[6], alpha = Dinv;
     for (int i = 0; i < 6; i++) {
@@ -145,7 +155,9 @@ static void omega_one_dof(const double *s, const double *g, double Dinv, const d
                Op[6 * i + 3] * g[3] + Op[6 * i + 4] * g[4] + Op[6 * i + 5] * g[5];
         alpha += g[i] * h[i];
     }
+#pragma GCC unroll 6 /* both loops: 21 straight-line entries */
     for (int i = 0; i < 6; i++)
+#pragma GCC unroll 6
         for (int j = i; j < 6; j++)
             Om[6 * i + j] = Om[6 * j + i] =
                 Op[6 * i + j] - s[i] * h[j] - h[i] * s[j] + alpha * s[i] * s[j];
@@ -248,8 +260,14 @@ static void segment_products(const mcd_model *m, const mcd_data *d, mcd_osc_ws *
         w->slot_parent[s] = top >= 0 ? w->key_slot[top] : -1;
         if (top < 0) continue;
         double *Psi = w->Psi_seg + 36 * s;
-        mat6_identity(Psi);
-        for (int b = k; b != top; b = m->body[b].parent) {
+        int b = k;
+        if (m->body[k].nv == 1) { /* tau-bar(k) I */
+            tau_bar_one_dof(d->Hstar + 6 * m->body[k].vadr, d->G + 6 * m->body[k].vadr, Psi);
+            b = m->body[k].parent;
+        } else {
+            mat6_identity(Psi);
+        }
+        for (; b != top; b = m->body[b].parent) {
             const mcd_body *B = &m->body[b];
             tau_bar_left(d->Hstar + 6 * B->vadr, d->G + 6 * B->vadr, B->nv, Psi);
         }
@@ -276,11 +294,14 @@ static void point_map(const double x[3], int r, double *Z)
 
 /* C = A B for a 6x6 row-major A and a 6 x r B (C is 6 x r); inlined with
  * r constant by mat6_times_6xr. */
-static inline void mat6_times_6xr_fixed(const double *A, const double *B, int r, double *C)
+static inline void mat6_times_6xr_fixed(const double *MCD_RESTRICT A, const double *MCD_RESTRICT B,
+                                        int r, double *MCD_RESTRICT C)
 {
     for (int i = 0; i < 6; i++)
+#pragma GCC unroll 6 /* straight-line rows of C (r is constant here) */
         for (int j = 0; j < r; j++) {
             double t = 0.0;
+#pragma GCC unroll 6
             for (int k = 0; k < 6; k++) t += A[6 * i + k] * B[r * k + j];
             C[r * i + j] = t;
         }
@@ -388,12 +409,14 @@ static int common_ancestor(const mcd_osc_ws *w, int i, int j, int *ci, int *cj)
 /* Block (i, j) of Lambda = Z_i^T (Omega(a) Z_j) (r x r) into out (leading
  * dimension ld), from OZj = Omega(a) Z_j; inlined with r constant by
  * write_block. */
-static inline void write_block_fixed(const double *Zi, const double *OZj, int r, size_t ld,
-                                     double *out)
+static inline void write_block_fixed(const double *MCD_RESTRICT Zi, const double *MCD_RESTRICT OZj,
+                                     int r, size_t ld, double *MCD_RESTRICT out)
 {
     for (int a = 0; a < r; a++)
+#pragma GCC unroll 6 /* straight-line rows of the block (r is constant here) */
         for (int b = 0; b < r; b++) {
             double t = 0.0;
+#pragma GCC unroll 6
             for (int c = 0; c < 6; c++) t += Zi[r * c + a] * OZj[r * c + b];
             out[(size_t)a * ld + b] = t;
         }
