@@ -69,9 +69,9 @@ static void inertia_times_hinge(const mcd_sym6 *P, const double *Hs, int n, int 
  * Cholesky reads), D^{-1} by Cholesky, G = P H^* D^{-1}, and P(parent) =
  * P_base + P - (P H^*) D^{-1} (P H^*)^T. With unit_translation a
  * translation row r < 3 of H is [0; e_r], and D_rc is U_c's entry 3 + r. */
-static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
-                        const double *extra, double *G, double *Dinv, const mcd_sym6 *P_base,
-                        mcd_sym6 *P_parent)
+static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
+                                 const double *extra, double *G, double *Dinv,
+                                 const mcd_sym6 *P_base, mcd_sym6 *P_parent)
 {
     double U[36], D[36] = {0}; /* its lower triangle is not read */
     inertia_times_hinge(P, Hs, n, unit_translation, U);
@@ -97,6 +97,16 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_tra
         mcd_sym6_sub_udu(P_parent, n, U, Dinv);
     }
     return 1;
+}
+
+/* inertia_step_n, inlined with n = 6 (the free joint), whose loops then
+ * unroll. */
+static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
+                        const double *extra, double *G, double *Dinv, const mcd_sym6 *P_base,
+                        mcd_sym6 *P_parent)
+{
+    if (n == 6) return inertia_step_n(P, Hs, 6, unit_translation, extra, G, Dinv, P_base, P_parent);
+    return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, P_base, P_parent);
 }
 
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
