@@ -49,20 +49,43 @@ static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra
     return 1;
 }
 
-/* n-column hinge: D = H P H^* (+ diagonal), D^{-1} by Cholesky, G = P H^*
- * D^{-1}, and P(parent) = P_base + P - (P H^*) D^{-1} (P H^*)^T. */
-static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double *extra, double *G,
-                        double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
+/* U = P H^* for an n-column hinge; with unit_translation (mcd_body_plan)
+ * the translation columns are P's columns 3 + c, [B_:c; C_:c], which
+ * mcd_sym6_mul_v would sum from products by exact zeros and one. */
+static void inertia_times_hinge(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
+                                double *U)
 {
-    double U[36], D[36] = {0};
-    for (int c = 0; c < n; c++) mcd_sym6_mul_v(U + 6 * c, P, Hs + 6 * c);
     for (int c = 0; c < n; c++) {
-        double col[6];
-        mcd_hinge_project(col, Hs, n, U + 6 * c);
-        for (int r = 0; r < n; r++) D[n * r + c] = col[r];
+        double *u = U + 6 * c;
+        if (unit_translation && c < 3) {
+            for (int i = 0; i < 3; i++) u[i] = P->B[3 * i + c], u[3 + i] = P->C[3 * i + c];
+            continue;
+        }
+        mcd_sym6_mul_v(u, P, Hs + 6 * c);
+    }
+}
+
+/* n-column hinge: D = H P H^* (+ diagonal), upper triangle only (all the
+ * Cholesky reads), D^{-1} by Cholesky, G = P H^* D^{-1}, and P(parent) =
+ * P_base + P - (P H^*) D^{-1} (P H^*)^T. With unit_translation a
+ * translation row r < 3 of H is [0; e_r], and D_rc is U_c's entry 3 + r. */
+static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
+                                 const double *extra, double *G, double *Dinv,
+                                 const mcd_sym6 *P_base, mcd_sym6 *P_parent)
+{
+    double U[36], D[36] = {0}; /* its lower triangle is not read */
+    inertia_times_hinge(P, Hs, n, unit_translation, U);
+    for (int c = 0; c < n; c++) {
+        const double *u = U + 6 * c;
+        for (int r = 0; r <= c; r++) {
+            const double *s = Hs + 6 * r;
+            D[n * r + c] = unit_translation && r < 3 ? u[3 + r]
+                                                     : s[0] * u[0] + s[1] * u[1] + s[2] * u[2] +
+                                                           s[3] * u[3] + s[4] * u[4] + s[5] * u[5];
+        }
         if (extra) D[n * c + c] += extra[c];
     }
-    if (!mcd_small_spd_inverse(n, D, Dinv)) return 0;
+    if (!mcd_small_spd_inverse_n(n, D, Dinv)) return 0; /* n > 1 here */
     for (int c = 0; c < n; c++)
         for (int i = 0; i < 6; i++) {
             G[6 * c + i] = 0.0;
@@ -74,6 +97,16 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, const double
         mcd_sym6_sub_udu(P_parent, n, U, Dinv);
     }
     return 1;
+}
+
+/* inertia_step_n, inlined with n = 6 (the free joint), whose loops then
+ * unroll. */
+static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
+                        const double *extra, double *G, double *Dinv, const mcd_sym6 *P_base,
+                        mcd_sym6 *P_parent)
+{
+    if (n == 6) return inertia_step_n(P, Hs, 6, unit_translation, extra, G, Dinv, P_base, P_parent);
+    return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, P_base, P_parent);
 }
 
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
@@ -88,8 +121,8 @@ mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
         if (plan->leaf) *P = d->bd[k].M;
         int ok = n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
                                                d->Dinv + at, P_base, P_parent)
-                        : inertia_step(P, d->Hstar + at, n, extra, d->G + at, d->Dinv + at, P_base,
-                                       P_parent);
+                        : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra,
+                                       d->G + at, d->Dinv + at, P_base, P_parent);
         if (!ok)
             return mcd_fail(&d->err, MCD_ERR_SINGULAR,
                             "articulated inertia D = H P H^* of joint '%s' is not positive "

@@ -82,7 +82,7 @@ void mcd_osc_release(mcd_data *d)
     free(w->Omega), free(w->key_slot), free(w->marked), free(w->nbranch), free(w->path);
     free(w->slot_body), free(w->slot_parent), free(w->Psi_seg);
     free(w->chain_len), free(w->chain_slot), free(w->chain_Psi), free(w->chain_OmegaZ);
-    free(w->points);
+    free(w->chain_OmegaZ_made), free(w->points);
     free(w);
     d->osc = NULL;
 }
@@ -112,11 +112,12 @@ mcd_status mcd_osc_reserve(mcd_data *d, int capacity)
     w->chain_slot = malloc(nchain * sizeof *w->chain_slot);
     w->chain_Psi = malloc(36 * nchain * sizeof *w->chain_Psi);
     w->chain_OmegaZ = malloc(36 * nchain * sizeof *w->chain_OmegaZ);
+    w->chain_OmegaZ_made = malloc(nchain);
     w->points = malloc((size_t)capacity * sizeof *w->points);
     for (size_t k = 0; w->key_slot && k < nb; k++) w->key_slot[k] = -1;
     if (!w->Omega || !w->key_slot || !w->marked || !w->nbranch || !w->path || !w->slot_body ||
         !w->slot_parent || !w->Psi_seg || !w->chain_len || !w->chain_slot || !w->chain_Psi ||
-        !w->chain_OmegaZ || !w->points) {
+        !w->chain_OmegaZ || !w->chain_OmegaZ_made || !w->points) {
         mcd_osc_release(d);
         return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory reserving %d points", capacity);
     }

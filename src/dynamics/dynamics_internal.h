@@ -19,12 +19,17 @@ mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
  * axis +-e_axis of its joint frame turns two columns with one sincos; a
  * tree rotation that is exactly the identity needs no 3x3 product; an
  * inertia about the centre of mass that is exactly diagonal rotates with
- * 27 multiplications instead of 45. */
+ * 27 multiplications instead of 45; a floating base's translation columns
+ * need no products. */
 typedef struct mcd_body_plan {
     int axis;          /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
     double sign;       /* the sign of that axis */
     int tree_identity; /* X_tree.R is exactly the identity */
     int inertia_diag;  /* mass.inertia has exact zeros off its diagonal */
+    /* A free joint at the root whose joint frame does not turn (X_tree.R
+     * exactly the identity): H^*'s translation columns are exactly [0; e_k],
+     * so products with them are entries of the other factor. */
+    int unit_translation;
     /* The articulated-body sweep starts P(k) = M(k) at a leaf and, for any
      * other body, when its highest-index child (the first one the sweep
      * visits) adds to it: no separate copy of M into P. */
@@ -67,7 +72,8 @@ void mcd_warn(mcd_data *d, const char *fmt, ...)
     ;
 
 /* Inverse of a small symmetric positive-definite matrix (n <= 6,
- * row-major) by Cholesky; returns 0 if A is not positive definite. */
+ * row-major; only its upper triangle is read) by Cholesky; returns 0 if A
+ * is not positive definite. */
 int mcd_small_spd_inverse_n(int n, const double *A, double *Ainv);
 static inline int mcd_small_spd_inverse(int n, const double *A, double *Ainv)
 {

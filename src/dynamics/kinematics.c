@@ -167,6 +167,8 @@ void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
         plan[k].starts_parent = last_sibling == k;
         plan[k].inertia_diag =
             J[1] == 0.0 && J[2] == 0.0 && J[3] == 0.0 && J[5] == 0.0 && J[6] == 0.0 && J[7] == 0.0;
+        plan[k].unit_translation =
+            B->jtype == MCD_JOINT_FREE && B->parent < 0 && plan[k].tree_identity;
     }
 }
 

@@ -62,6 +62,16 @@ static void tau_bar_right(const double *Hs, const double *G, int n, double *X)
         }
 }
 
+/* X = tau-bar(k) = I - g s^T for a one-column hinge (s = H^*, g = G):
+ * tau_bar_left_n on the identity without its products by exact zeros and
+ * ones (H I = s^T), bitwise the same. */
+static void tau_bar_one_dof(const double *MCD_RESTRICT s, const double *MCD_RESTRICT g,
+                            double *MCD_RESTRICT X)
+{
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) X[6 * i + j] = (i == j ? 1.0 : 0.0) - g[i] * s[j];
+}
+
 static void mat6_identity(double *X)
 {
     memset(X, 0, 36 * sizeof *X);
@@ -136,8 +146,8 @@ static void unmark(mcd_osc_ws *w)
  * exploiting symmetry: with h = Omega(p) g,
  *   tau-bar^* Omega(p) tau-bar + s s^T / D
  *     = Omega(p) - s h^T - h s^T + (g^T h + 1/D) s s^T. */
-static void omega_one_dof(const double *s, const double *g, double Dinv, const double *Op,
-                          double *Om)
+static void omega_one_dof(const double *MCD_RESTRICT s, const double *MCD_RESTRICT g, double Dinv,
+                          const double *MCD_RESTRICT Op, double *MCD_RESTRICT Om)
 {
     double h[6], alpha = Dinv;
     for (int i = 0; i < 6; i++) {
@@ -145,7 +155,9 @@ static void omega_one_dof(const double *s, const double *g, double Dinv, const d
                Op[6 * i + 3] * g[3] + Op[6 * i + 4] * g[4] + Op[6 * i + 5] * g[5];
         alpha += g[i] * h[i];
     }
+#pragma GCC unroll 6 /* both loops: 21 straight-line entries */
     for (int i = 0; i < 6; i++)
+#pragma GCC unroll 6
         for (int j = i; j < 6; j++)
             Om[6 * i + j] = Om[6 * j + i] =
                 Op[6 * i + j] - s[i] * h[j] - h[i] * s[j] + alpha * s[i] * s[j];
@@ -179,6 +191,28 @@ static void add_hinge_term(const double *Hs, const double *Dinv, int n, double *
         add_hinge_term_n(Hs, Dinv, n, Om);
 }
 
+/* Om = H^* D^{-1} H for a floating base whose translation columns of H^*
+ * are exactly [0; e_c] (mcd_body_plan.unit_translation): add_hinge_term_n's
+ * sums from zero without their products by those exact zeros and ones,
+ * bitwise the same. With E = D^{-1} H: E_rj for j < 3 sums over the
+ * rotation columns c = 3..5 only, and for j >= 3 starts from D^{-1}_r,j-3;
+ * likewise (H^* E)_ij over r = 3..5, from E_i-3,j for i >= 3. */
+static void free_hinge_term(const double *Hs, const double *Dinv, double *Om)
+{
+    double E[36];
+    for (int r = 0; r < 6; r++)
+        for (int j = 0; j < 6; j++) {
+            const double *Dr = Dinv + 6 * r;
+            double t = j < 3 ? Dr[3] * Hs[18 + j] : Dr[j - 3] + Dr[3] * Hs[18 + j];
+            E[6 * r + j] = (t + Dr[4] * Hs[24 + j]) + Dr[5] * Hs[30 + j];
+        }
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) {
+            double t = i < 3 ? Hs[18 + i] * E[18 + j] : E[6 * (i - 3) + j] + Hs[18 + i] * E[18 + j];
+            Om[6 * i + j] = (t + Hs[24 + i] * E[24 + j]) + Hs[30 + i] * E[30 + j];
+        }
+}
+
 /* Omega(k) = tau-bar^* Omega(parent) tau-bar + H^* D^{-1} H on marked bodies. */
 static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
 {
@@ -202,6 +236,9 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
             for (int i = 0; i < 6; i++)
                 for (int j = 0; j < 6; j++) Om[6 * i + j] = T[6 * j + i];
             tau_bar_right(Hs, G, n, Om);
+        } else if (d->plan[k].unit_translation) { /* Omega(world) = 0 */
+            free_hinge_term(Hs, Dinv, Om);
+            continue;
         } else { /* Omega(world) = 0: only the last term */
             memset(Om, 0, 36 * sizeof *Om);
         }
@@ -223,8 +260,14 @@ static void segment_products(const mcd_model *m, const mcd_data *d, mcd_osc_ws *
         w->slot_parent[s] = top >= 0 ? w->key_slot[top] : -1;
         if (top < 0) continue;
         double *Psi = w->Psi_seg + 36 * s;
-        mat6_identity(Psi);
-        for (int b = k; b != top; b = m->body[b].parent) {
+        int b = k;
+        if (m->body[k].nv == 1) { /* tau-bar(k) I */
+            tau_bar_one_dof(d->Hstar + 6 * m->body[k].vadr, d->G + 6 * m->body[k].vadr, Psi);
+            b = m->body[k].parent;
+        } else {
+            mat6_identity(Psi);
+        }
+        for (; b != top; b = m->body[b].parent) {
             const mcd_body *B = &m->body[b];
             tau_bar_left(d->Hstar + 6 * B->vadr, d->G + 6 * B->vadr, B->nv, Psi);
         }
@@ -251,11 +294,14 @@ static void point_map(const double x[3], int r, double *Z)
 
 /* C = A B for a 6x6 row-major A and a 6 x r B (C is 6 x r); inlined with
  * r constant by mat6_times_6xr. */
-static inline void mat6_times_6xr_fixed(const double *A, const double *B, int r, double *C)
+static inline void mat6_times_6xr_fixed(const double *MCD_RESTRICT A, const double *MCD_RESTRICT B,
+                                        int r, double *MCD_RESTRICT C)
 {
     for (int i = 0; i < 6; i++)
+#pragma GCC unroll 6 /* straight-line rows of C (r is constant here) */
         for (int j = 0; j < r; j++) {
             double t = 0.0;
+#pragma GCC unroll 6
             for (int k = 0; k < 6; k++) t += A[6 * i + k] * B[r * k + j];
             C[r * i + j] = t;
         }
@@ -269,28 +315,71 @@ static void mat6_times_6xr(const double *A, const double *B, int r, double *C)
         mat6_times_6xr_fixed(A, B, MCD_OSC_SPATIAL, C);
 }
 
+/* C = A Z for a 6x6 row-major A and the point map Z = point_map(x, r)
+ * without Z's products by exact zeros and ones: column j of the force part
+ * is the two off-diagonal entries of x~'s column j, then A's column 3 + j
+ * (and the moment part, for r = 6, A's first three columns), added in the
+ * order of mat6_times_6xr's sums, so that C is bitwise the same. */
+static void mat6_times_point_map(const double *A, const double x[3], int r, double *C)
+{
+    static const int rows[3][2] = {{1, 2}, {0, 2}, {0, 1}}; /* x~'s nonzero rows in column j */
+    double X[9];
+    mcd_m3_skew(X, x);
+    const int force = r - 3;
+    for (int i = 0; i < 6; i++) {
+        const double *a = A + 6 * i;
+        double *c = C + r * i;
+        for (int j = 0; j < force; j++) c[j] = a[j];
+        for (int j = 0; j < 3; j++) {
+            const int k = rows[j][0], l = rows[j][1];
+            c[force + j] = (a[k] * X[3 * k + j] + a[l] * X[3 * l + j]) + a[3 + j];
+        }
+    }
+}
+
 /* Each point's chain of key ancestors with Z(point -> ancestor) =
  * Psi(point body -> ancestor) phi(x) (6 x r): the point's unit forces as seen
- * at that ancestor; and Omega(ancestor) Z, the half of a block of Lambda
- * that every other point meeting this one there shares (write_block). */
+ * at that ancestor; and, at the point's own body, Omega Z, the half of its
+ * diagonal block of Lambda (write_block). Omega Z at the other ancestors is
+ * made by omega_z when a block first needs it. */
 static void point_chains(const mcd_osc_ws *w, int K, const mcd_osc_point *pts, int r)
 {
     for (int i = 0; i < K; i++) {
         int *slots = w->chain_slot + (size_t)i * w->max_chain;
         double *Z = w->chain_Psi + (size_t)i * w->max_chain * 36;
-        double *OZ = w->chain_OmegaZ + (size_t)i * w->max_chain * 36;
+        unsigned char *made = w->chain_OmegaZ_made + (size_t)i * w->max_chain;
         int s = w->key_slot[pts[i].body], len;
         slots[0] = s;
+        made[0] = 1;
         point_map(pts[i].x, r, Z);
-        mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z, r, OZ);
+        mat6_times_point_map(w->Omega + 36 * w->slot_body[s], pts[i].x, r,
+                             w->chain_OmegaZ + (size_t)i * w->max_chain * 36);
         for (len = 1; w->slot_parent[s] >= 0; len++) {
             slots[len] = w->slot_parent[s];
-            mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
+            made[len] = 0;
+            if (len == 1) /* Z is the point map */
+                mat6_times_point_map(w->Psi_seg + 36 * s, pts[i].x, r, Z + 36);
+            else
+                mat6_times_6xr(w->Psi_seg + 36 * s, Z + 36 * (len - 1), r, Z + 36 * len);
             s = slots[len];
-            mat6_times_6xr(w->Omega + 36 * w->slot_body[s], Z + 36 * len, r, OZ + 36 * len);
         }
         w->chain_len[i] = len;
     }
+}
+
+/* Omega(a) Z of point i at entry c of its chain (a its key ancestor there),
+ * made on first use: of the products at every ancestor, a block of Lambda
+ * needs only those where another point meets this one. */
+static const double *omega_z(const mcd_osc_ws *w, int i, int c, int r)
+{
+    const size_t at = (size_t)i * w->max_chain + c;
+    double *OZ = w->chain_OmegaZ + at * 36;
+    if (!w->chain_OmegaZ_made[at]) {
+        const int body = w->slot_body[w->chain_slot[at]];
+        mat6_times_6xr(w->Omega + 36 * body, w->chain_Psi + at * 36, r, OZ);
+        w->chain_OmegaZ_made[at] = 1;
+    }
+    return OZ;
 }
 
 /* Index pair of the lowest common key ancestor in the chains of points i
@@ -320,12 +409,14 @@ static int common_ancestor(const mcd_osc_ws *w, int i, int j, int *ci, int *cj)
 /* Block (i, j) of Lambda = Z_i^T (Omega(a) Z_j) (r x r) into out (leading
  * dimension ld), from OZj = Omega(a) Z_j; inlined with r constant by
  * write_block. */
-static inline void write_block_fixed(const double *Zi, const double *OZj, int r, size_t ld,
-                                     double *out)
+static inline void write_block_fixed(const double *MCD_RESTRICT Zi, const double *MCD_RESTRICT OZj,
+                                     int r, size_t ld, double *MCD_RESTRICT out)
 {
     for (int a = 0; a < r; a++)
+#pragma GCC unroll 6 /* straight-line rows of the block (r is constant here) */
         for (int b = 0; b < r; b++) {
             double t = 0.0;
+#pragma GCC unroll 6
             for (int c = 0; c < 6; c++) t += Zi[r * c + a] * OZj[r * c + b];
             out[(size_t)a * ld + b] = t;
         }
@@ -375,7 +466,7 @@ mcd_status mcd_osc_compliance(const mcd_model *m, mcd_data *d, int K, const mcd_
                 for (int a = 0; a < r; a++) memset(blk + (size_t)a * ld, 0, r * sizeof *blk);
             } else {
                 const double *Zi = w->chain_Psi + ((size_t)i * w->max_chain + ci) * 36;
-                const double *OZj = w->chain_OmegaZ + ((size_t)j * w->max_chain + cj) * 36;
+                const double *OZj = omega_z(w, j, cj, r);
                 write_block(Zi, OZj, r, ld, blk);
             }
             if (j != i) /* symmetric */

@@ -27,12 +27,14 @@ typedef struct mcd_osc_ws {
     int *slot_parent; /* nearest key ancestor's slot, -1 at a root */
     double *Psi_seg;  /* 36 per slot: tau-bar product up to the key ancestor */
     /* per point */
-    int *chain_len;        /* number of key ancestors (the point's own body first) */
-    int *chain_slot;       /* max_chain per point */
-    double *chain_Psi;     /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r
-                            * row-major, r = the call's rows (osc_compliance.c) */
-    double *chain_OmegaZ;  /* 36 per chain entry: Omega(ancestor) Z, 6 x r */
-    mcd_osc_point *points; /* capacity: node positions for mcd_node_compliance */
+    int *chain_len;       /* number of key ancestors (the point's own body first) */
+    int *chain_slot;      /* max_chain per point */
+    double *chain_Psi;    /* 36 per chain entry: Z = Psi(point body -> ancestor) phi(x), 6 x r
+                           * row-major, r = the call's rows (osc_compliance.c) */
+    double *chain_OmegaZ; /* 36 per chain entry: Omega(ancestor) Z, 6 x r, made when a
+                           * block of Lambda first needs it */
+    unsigned char *chain_OmegaZ_made; /* per chain entry: chain_OmegaZ made in this call */
+    mcd_osc_point *points;            /* capacity: node positions for mcd_node_compliance */
 } mcd_osc_ws;
 
 /* The body carrying all npts points if it is a free body whose parent is

@@ -8,6 +8,8 @@
 
 #include "mcdyn/problem.h"
 
+#include "../base/small_cholesky.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +203,8 @@ static int restart_slip(const sg_ctx *c, double *dP, int k, const double s0[2])
 }
 
 /* Solves (A + eps I) x = b (n x n symmetric PSD, row-major, overwritten)
- * by Cholesky, eps = SG_TIKHONOV max A_ii: for the consistent systems of
+ * by the floored small Cholesky (base/small_cholesky.h), eps = SG_TIKHONOV
+ * max A_ii and pivots floored at about eps: for the consistent systems of
  * redundant contacts (several points of one rigid face) this is close to
  * the least-norm solution, which shares the stick impulse among them; x in
  * b. */
@@ -210,25 +213,9 @@ static void spd_solve(double *A, double *b, int n)
     double dmax = 0.0;
     for (int i = 0; i < n; i++) dmax = fmax(dmax, A[i * n + i]);
     const double eps = SG_TIKHONOV * dmax + 1e-300;
-    for (int j = 0; j < n; j++) {
-        double d = A[j * n + j] + eps;
-        for (int k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
-        d = sqrt(fmax(d, eps));
-        A[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double v = A[i * n + j];
-            for (int k = 0; k < j; k++) v -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = v / d;
-        }
-    }
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < i; k++) b[i] -= A[i * n + k] * b[k];
-        b[i] /= A[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        for (int k = i + 1; k < n; k++) b[i] -= A[k * n + i] * b[k];
-        b[i] /= A[i * n + i];
-    }
+    for (int i = 0; i < n; i++) A[i * n + i] += eps;
+    mcd_small_cholesky_floored(n, A, SG_TIKHONOV);
+    mcd_small_cholesky_solve(n, A, b);
 }
 
 /* Tangential impulse rates of the stick candidates S[0..ns) holding

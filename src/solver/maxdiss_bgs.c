@@ -5,6 +5,7 @@
  * See include/mcdyn/impact.h for the residual and the regularisation. */
 #include "mcdyn/impact.h"
 #include "../base/clock.h"
+#include "../base/small_cholesky.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,26 +73,17 @@ static void diag_block(const mb_solve *m, int k, double A[9])
                                   m->p->W[(size_t)(i0 + j) * m->n + i0 + i]);
 }
 
-/* delta_k of impact.h: Cholesky pivots of W_kk relative to its largest entry. */
+/* delta_k of impact.h: 0 if every Cholesky pivot of W_kk (base/small_cholesky.h)
+ * is above MB_PD_TOL times its largest diagonal entry (the largest entry of a
+ * positive semidefinite block), else the regularisation. */
 static double block_delta(const mb_solve *m, int k)
 {
-    double A[9], L[9] = {0}, amax = 0.0, dmax = 0.0;
+    double A[9], amax = 0.0, dmax = 0.0;
     diag_block(m, k, A);
     for (int i = 0; i < 9; i++) amax = fmax(amax, fabs(A[i]));
     for (int i = 0; i < 3; i++) dmax = fmax(dmax, A[4 * i]);
     if (amax == 0.0) return MB_ZERO_BLK;
-    for (int j = 0; j < 3; j++) {
-        double d = A[4 * j];
-        for (int l = 0; l < j; l++) d -= L[3 * j + l] * L[3 * j + l];
-        if (!(d > MB_PD_TOL * amax)) return m->o->regularization * dmax;
-        L[4 * j] = sqrt(d);
-        for (int i = j + 1; i < 3; i++) {
-            double s = A[3 * i + j];
-            for (int l = 0; l < j; l++) s -= L[3 * i + l] * L[3 * j + l];
-            L[3 * i + j] = s / L[4 * j];
-        }
-    }
-    return 0.0;
+    return mcd_small_cholesky(3, A, MB_PD_TOL) ? 0.0 : m->o->regularization * dmax;
 }
 
 /* (W r + q)_i */

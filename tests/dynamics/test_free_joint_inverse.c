@@ -13,11 +13,16 @@
  *
  * Matrices that are not positive definite are refused: a negative pivot
  * early or late in the factorization, a singular trailing block, and an
- * indefinite 3x3 (spherical joints). */
+ * indefinite 3x3 (spherical joints).
+ *
+ * The floating base's shortcut past the exact zeros and ones of its
+ * translation columns gives D^{-1}, G and Lambda bit for bit equal to the
+ * general path's. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/random_model.h"
 #include "dynamics/dynamics_internal.h"
@@ -125,6 +130,59 @@ START_TEST(free_joint_inverse_matches_gauss_jordan)
 }
 END_TEST
 
+/* Lambda of K points (the last bodies, 5 cm off their origins) into L. */
+static void compliance_of_last_bodies(const mcd_model *m, mcd_data *d, int K, mcd_osc_rows rows,
+                                      double *L)
+{
+    mcd_osc_point pts[8];
+    for (int k = 0; k < K; k++) {
+        const double local[3] = {0.05, 0.0, 0.0};
+        pts[k].body = m->nbody - 1 - k;
+        mcd_pose_apply(pts[k].x, &d->bd[pts[k].body].X_world, local);
+    }
+    ck_assert_int_eq(mcd_osc_compliance(m, d, K, pts, rows, L), MCD_OK);
+}
+
+/* The floating base's path without products by the exact 0/1 entries of
+ * its translation columns (mcd_body_plan.unit_translation, in the inertia
+ * step and in Omega(root)) against the general path it skips products of:
+ * D^{-1}, G and Lambda equal to the last bit (==, so that only the sign of
+ * a zero may differ). */
+START_TEST(floating_base_shortcut_is_the_general_path_bit_for_bit)
+{
+    mcd_model *m = load_shared(robots[_i]);
+    mcd_data *d = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_osc_reserve(d, 8), MCD_OK);
+    ck_assert_msg(d->plan[0].unit_translation, "%s: the shortcut is not taken", robots[_i]);
+    double *q = calloc((size_t)m->nq, sizeof *q);
+    test_rng r = {0xba5eull + (unsigned)_i};
+    static double L[2][48 * 48];
+    double Dinv[2][36], G[2][36];
+    for (int s = 0; s < STATES; s++) {
+        test_random_q(&r, m, q);
+        const mcd_osc_rows rows = s % 2 ? MCD_OSC_SPATIAL : MCD_OSC_LINEAR;
+        for (int general = 0; general < 2; general++) {
+            d->plan[0].unit_translation = !general;
+            ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
+            memcpy(Dinv[general], d->Dinv + 6 * m->body[0].vadr, sizeof Dinv[0]);
+            memcpy(G[general], d->G + 6 * m->body[0].vadr, sizeof G[0]);
+            compliance_of_last_bodies(m, d, 8, rows, L[general]);
+        }
+        d->plan[0].unit_translation = 1;
+        for (int i = 0; i < 36; i++) {
+            ck_assert_msg(Dinv[0][i] == Dinv[1][i], "%s state %d: D^-1[%d]", robots[_i], s, i);
+            ck_assert_msg(G[0][i] == G[1][i], "%s state %d: G[%d]", robots[_i], s, i);
+        }
+        for (int i = 0; i < 64 * (int)rows * (int)rows; i++)
+            ck_assert_msg(L[0][i] == L[1][i], "%s state %d: Lambda[%d]", robots[_i], s, i);
+    }
+    free(q);
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
 /* A positive-definite 6x6: the spatial inertia of a 2 kg body with its
  * centre of mass off the origin, in the library's layout. */
 static void spd6_example(double *D)
@@ -169,6 +227,8 @@ int main(void)
     tcase_add_loop_test(tc, free_joint_inverse_matches_gauss_jordan, 0,
                         (int)(sizeof robots / sizeof *robots));
     tcase_add_test(tc, not_positive_definite_is_refused);
+    tcase_add_loop_test(tc, floating_base_shortcut_is_the_general_path_bit_for_bit, 0,
+                        (int)(sizeof robots / sizeof *robots));
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
