@@ -6,6 +6,7 @@
 #include "closure_internal.h"
 #include "dynamics_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,14 +92,22 @@ mcd_status mcd_osc_reserve(mcd_data *d, int capacity)
 {
     if (!d || capacity < 1) return MCD_ERR_ARG;
     const mcd_model *m = d->model;
+    const size_t max_blocks = SIZE_MAX / (36 * sizeof(double));
+    int depth_of_model = m->max_depth > 0 ? m->max_depth : 1;
+    /* The largest arrays hold 36 doubles per chain entry (capacity x depth):
+     * their byte counts must fit in size_t. */
+    if ((size_t)capacity > max_blocks / (size_t)depth_of_model)
+        return mcd_fail(&d->err, MCD_ERR_NOMEM, "%d points of depth %d: workspace size overflows",
+                        capacity, depth_of_model);
     mcd_osc_release(d);
     mcd_osc_ws *w = calloc(1, sizeof *w);
     if (!w) return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory reserving %d points", capacity);
     d->osc = w;
     size_t nb = (size_t)(m->nbody > 0 ? m->nbody : 1), nslot = 2 * (size_t)capacity;
-    int depth = m->max_depth > 0 ? m->max_depth : 1;
     w->capacity = capacity;
-    w->max_chain = depth < 2 * capacity - 1 ? depth : 2 * capacity - 1;
+    /* A chain has at most 2 capacity - 1 segments (in 64 bits: capacity may be INT_MAX). */
+    long long chain_bound = 2LL * capacity - 1;
+    w->max_chain = depth_of_model < chain_bound ? depth_of_model : (int)chain_bound;
     size_t nchain = (size_t)capacity * (size_t)w->max_chain;
     w->Omega = malloc(36 * nb * sizeof *w->Omega);
     w->key_slot = malloc(nb * sizeof *w->key_slot);
