@@ -30,20 +30,21 @@ typedef enum mcd_integrator {
 } mcd_integrator;
 
 /* How each step's contact problem is formulated and solved
- * (docs/contact.md, docs/solvers.md). The first six are the complementarity
+ * (docs/contact.md, docs/solvers.md). The first seven are the complementarity
  * solvers of solver.h applied to the MLCP of Eq. (43)-(44) or the MNCP of
  * Eq. (55)-(56), with the same values as mcd_solver_kind; the others are
  * the formulations beside them. Every method is selectable by name. */
 typedef enum mcd_step_method {
-    MCD_METHOD_MLCP_PFB_RLM = MCD_SOLVER_MLCP_PFB_RLM, /* "mlcp-pfb-rlm" */
-    MCD_METHOD_MLCP_PFB_PLM = MCD_SOLVER_MLCP_PFB_PLM, /* "mlcp-pfb-plm" */
-    MCD_METHOD_MLCP_LEMKE = MCD_SOLVER_MLCP_LEMKE,     /* "mlcp-lemke" */
-    MCD_METHOD_MNCP_RLM = MCD_SOLVER_MNCP_RLM,         /* "mncp-rlm" */
-    MCD_METHOD_MNCP_PLM = MCD_SOLVER_MNCP_PLM,         /* "mncp-plm" */
-    MCD_METHOD_MNCP_NSN = MCD_SOLVER_MNCP_NSN,         /* "mncp-nsn" */
-    MCD_METHOD_CCP_PGS = MCD_SOLVER_KIND_COUNT,        /* "ccp-pgs": cone complementarity
-                                                          (Anitescu-Tasora), projected Gauss-Seidel */
-    MCD_METHOD_CCP_APGD,                               /* "ccp-apgd": the same, APGD (ccp.h) */
+    MCD_METHOD_MLCP_PFB_RLM = MCD_SOLVER_MLCP_PFB_RLM,   /* "mlcp-pfb-rlm" */
+    MCD_METHOD_MLCP_PFB_PLM = MCD_SOLVER_MLCP_PFB_PLM,   /* "mlcp-pfb-plm" */
+    MCD_METHOD_MLCP_LEMKE = MCD_SOLVER_MLCP_LEMKE,       /* "mlcp-lemke" */
+    MCD_METHOD_MNCP_RLM = MCD_SOLVER_MNCP_RLM,           /* "mncp-rlm" */
+    MCD_METHOD_MNCP_PLM = MCD_SOLVER_MNCP_PLM,           /* "mncp-plm" */
+    MCD_METHOD_MNCP_NSN = MCD_SOLVER_MNCP_NSN,           /* "mncp-nsn" */
+    MCD_METHOD_MNCP_FIXPOINT = MCD_SOLVER_MNCP_FIXPOINT, /* "mncp-fixpoint" */
+    MCD_METHOD_CCP_PGS = MCD_SOLVER_KIND_COUNT,          /* "ccp-pgs": cone complementarity
+                                                            (Anitescu-Tasora), projected Gauss-Seidel */
+    MCD_METHOD_CCP_APGD,                                 /* "ccp-apgd": the same, APGD (ccp.h) */
     MCD_METHOD_NSLCP_LEMKE,  /* "nslcp-lemke": non-singular friction LCP (Peiret et al. 2017) */
     MCD_METHOD_NSLCP_JUDICE, /* "nslcp-judice": the same, Judice-Pires block pivoting */
     MCD_METHOD_MAXDISS_BGS,  /* "maxdiss-bgs": maximum-dissipation law (Preclik et al. Eq. 5),

@@ -11,6 +11,12 @@
  *   mncp-nsn       exact Coulomb cone, semismooth Newton on the Alart-Curnier
  *                  function with a proximal regularisation and a line search
  *                  (Alart & Curnier 1991; Siconos' NSN-AC; docs/solvers.md)
+ *   mncp-fixpoint  exact Coulomb cone, the fixed point on s = mu |u_T| of
+ *                  convex cone QPs with q + s e_n (Acary, Cadoux, Lemarechal
+ *                  & Malick 2011), each solved by ccp-admm's ADMM
+ *                  warm-started, then the active-set polish (docs/solvers.md,
+ *                  "The Cadoux fixed point"); max_iter counts outer
+ *                  iterations (updates of s)
  * An MLCP solver applied to a frictional-contact problem, or an MNCP solver
  * applied to an MLCP, returns MCD_ERR_UNSUPPORTED.
  *
@@ -38,6 +44,7 @@ typedef enum mcd_solver_kind {
     MCD_SOLVER_MNCP_RLM,
     MCD_SOLVER_MNCP_PLM,
     MCD_SOLVER_MNCP_NSN,
+    MCD_SOLVER_MNCP_FIXPOINT,
     MCD_SOLVER_KIND_COUNT
 } mcd_solver_kind;
 
@@ -56,6 +63,7 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
  *   mncp-nsn      NSN -> polish
+ *   mncp-fixpoint none: the fixed point polishes its own iterates
  * The polish (docs/solvers.md, "Active-set polish") fixes each contact's
  * mode (separated, sliding, sticking) at the best point so far and solves
  * the linear system of those modes in the least-squares sense, changing
@@ -84,6 +92,8 @@ typedef struct mcd_solver_opts {
     double lm_lambda0; /* initial LM parameter (RLM 1e-3, PLM 1e-16 when 0) */
     int warm_start;    /* 1: start from the z / r passed in */
     mcd_solver_fallback fallback; /* default MCD_FALLBACK_CHAIN */
+    double relaxation;            /* mncp-fixpoint: theta of s <- (1 - theta) s + theta mu |u_T|, in
+                                     (0, 1]; 0 selects 1 (else MCD_ERR_ARG) */
 } mcd_solver_opts;
 
 /* Paper defaults for the given solver. Lemke uses only tol (its result is

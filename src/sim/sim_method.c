@@ -4,12 +4,19 @@
 #include <string.h>
 
 static const char *const method_names[MCD_METHOD_COUNT] = {
-    [MCD_METHOD_MLCP_PFB_RLM] = "mlcp-pfb-rlm", [MCD_METHOD_MLCP_PFB_PLM] = "mlcp-pfb-plm",
-    [MCD_METHOD_MLCP_LEMKE] = "mlcp-lemke",     [MCD_METHOD_MNCP_RLM] = "mncp-rlm",
-    [MCD_METHOD_MNCP_PLM] = "mncp-plm",         [MCD_METHOD_MNCP_NSN] = "mncp-nsn",
-    [MCD_METHOD_CCP_PGS] = "ccp-pgs",           [MCD_METHOD_CCP_APGD] = "ccp-apgd",
-    [MCD_METHOD_NSLCP_LEMKE] = "nslcp-lemke",   [MCD_METHOD_NSLCP_JUDICE] = "nslcp-judice",
-    [MCD_METHOD_MAXDISS_BGS] = "maxdiss-bgs",   [MCD_METHOD_CCP_ADMM] = "ccp-admm",
+    [MCD_METHOD_MLCP_PFB_RLM] = "mlcp-pfb-rlm",
+    [MCD_METHOD_MLCP_PFB_PLM] = "mlcp-pfb-plm",
+    [MCD_METHOD_MLCP_LEMKE] = "mlcp-lemke",
+    [MCD_METHOD_MNCP_RLM] = "mncp-rlm",
+    [MCD_METHOD_MNCP_PLM] = "mncp-plm",
+    [MCD_METHOD_MNCP_NSN] = "mncp-nsn",
+    [MCD_METHOD_CCP_PGS] = "ccp-pgs",
+    [MCD_METHOD_CCP_APGD] = "ccp-apgd",
+    [MCD_METHOD_NSLCP_LEMKE] = "nslcp-lemke",
+    [MCD_METHOD_NSLCP_JUDICE] = "nslcp-judice",
+    [MCD_METHOD_MAXDISS_BGS] = "maxdiss-bgs",
+    [MCD_METHOD_CCP_ADMM] = "ccp-admm",
+    [MCD_METHOD_MNCP_FIXPOINT] = "mncp-fixpoint",
 };
 
 static const char *const impact_law_names[MCD_IMPACT_LAW_COUNT] = {

@@ -136,6 +136,7 @@ static mcd_status solve_method(mcd_sim *s, mcd_step_stats *st)
     case MCD_METHOD_MNCP_RLM:
     case MCD_METHOD_MNCP_PLM:
     case MCD_METHOD_MNCP_NSN:
+    case MCD_METHOD_MNCP_FIXPOINT:
         return mcd_sim_solve_groups(s, solve_mncp, st);
     case MCD_METHOD_CCP_PGS:
     case MCD_METHOD_CCP_APGD:

@@ -7,6 +7,7 @@
  * One dense Cholesky factor of N + (rho + eta) I per value of rho. */
 #include "../base/clock.h"
 #include "../base/lapack.h"
+#include "ccp_admm.h"
 #include "ccp_common.h"
 
 #include <math.h>
@@ -22,25 +23,13 @@
 #define BALANCE_INTERVAL 10   /* iterations between two residual-balance checks */
 #define MAX_RHO_CHANGES  200  /* then rho stays: ADMM converges for any fixed rho */
 
-typedef struct admm {
-    const mcd_fc3d *p;
-    int n;
-    double *F;              /* Cholesky factor of N + (rho + eta) I (column-major lower) */
-    double *x, *z, *y;      /* ADMM iterates */
-    double *x_old, *z_old;  /* previous x and z (dual residual) */
-    double *rhs, *d, *best; /* right-hand side, d = N z + r, best z */
-    double *v;              /* power iteration */
-    double L, eta, rho, power;
-} admm;
-
-static void bind_work(admm *a, const mcd_fc3d *p, double *work)
+void mcd_admm_bind(mcd_admm *a, const mcd_fc3d *p, double *F, double *vec)
 {
     int n = mcd_fc3d_size(p);
     a->p = p, a->n = n;
-    double *w = work + (size_t)n * n;
-    a->F = work;
-    double **vec[] = {&a->x, &a->z, &a->y, &a->x_old, &a->z_old, &a->rhs, &a->d, &a->best, &a->v};
-    for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++) *vec[i] = w + i * (size_t)n;
+    a->F = F;
+    double **v[] = {&a->x, &a->z, &a->y, &a->x_old, &a->z_old, &a->rhs, &a->d, &a->best, &a->v};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) *v[i] = vec + i * (size_t)n;
 }
 
 size_t mcd_ccp_admm_work_size(const mcd_fc3d *p)
@@ -52,7 +41,7 @@ size_t mcd_ccp_admm_work_size(const mcd_fc3d *p)
 }
 
 /* lambda_max(N) by power iteration from ones (1 if N is zero). */
-static double largest_eigenvalue(admm *a)
+static double largest_eigenvalue(mcd_admm *a)
 {
     int n = a->n;
     for (int i = 0; i < n; i++) a->v[i] = 1.0;
@@ -69,7 +58,7 @@ static double largest_eigenvalue(admm *a)
 
 /* rho = sqrt(L m) (L / m)^p with m = eta, and the factor of N + (rho + eta) I.
  * W is row-major and symmetric, so it is its own column-major copy. */
-static int factor(admm *a)
+static int factor(mcd_admm *a)
 {
     int n = a->n, info = 0;
     a->rho = sqrt(a->L * a->eta) * pow(a->L / a->eta, a->power);
@@ -84,8 +73,7 @@ static void project_all(const mcd_fc3d *p, double *x)
     for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + MCD_FC3D_ROWS * k);
 }
 
-/* One ADMM iteration; returns the primal and dual residuals (inf-norms). */
-static void iterate(admm *a, double *primal, double *dual)
+void mcd_admm_iterate(mcd_admm *a, double *primal, double *dual)
 {
     int n = a->n, one = 1, info = 0;
     memcpy(a->x_old, a->x, (size_t)n * sizeof *a->x);
@@ -107,7 +95,7 @@ static void iterate(admm *a, double *primal, double *dual)
 }
 
 /* The spectral rule's update of p from the residual balance; 1 if rho changed. */
-static int balance(admm *a, double primal, double dual)
+static int balance(mcd_admm *a, double primal, double dual)
 {
     double power = a->power;
     if (primal > RESIDUAL_RATIO * dual)
@@ -119,7 +107,27 @@ static int balance(admm *a, double primal, double dual)
     return 1;
 }
 
-static mcd_status finish(admm *a, const mcd_ccp_opts *o, double *gamma, int it, mcd_status fail,
+int mcd_admm_start(mcd_admm *a, double *gamma, double prox)
+{
+    size_t bytes = (size_t)a->n * sizeof(double);
+    project_all(a->p, gamma);
+    memcpy(a->x, gamma, bytes), memcpy(a->z, gamma, bytes), memcpy(a->best, gamma, bytes);
+    memset(a->y, 0, bytes);
+    a->L = largest_eigenvalue(a);
+    a->eta = prox * a->L, a->power = RHO_POWER_START;
+    a->changes = 0;
+    return factor(a);
+}
+
+int mcd_admm_rebalance(mcd_admm *a, int it, double primal, double dual)
+{
+    if (it % BALANCE_INTERVAL || a->changes == MAX_RHO_CHANGES || !balance(a, primal, dual))
+        return 1;
+    a->changes++;
+    return factor(a);
+}
+
+static mcd_status finish(mcd_admm *a, const mcd_ccp_opts *o, double *gamma, int it, mcd_status fail,
                          double t0, mcd_ccp_stats *st, mcd_error *err)
 {
     const char *name = "ccp-admm";
@@ -157,29 +165,25 @@ mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
         s = st->status =
             mcd_fail(err, MCD_ERR_ARG, "ccp-admm: need prox in (0, 1) (got %g)", o->prox);
     if (s != MCD_OK) return s;
-    admm a;
+    mcd_admm a;
     if (mcd_fc3d_size(p) == 0) {
         mcd_ccp_measure(p, gamma, gamma, st);
         st->seconds = mcd_clock_seconds() - t0;
         return MCD_OK;
     }
-    bind_work(&a, p, work);
-    int n = a.n;
+    int n = mcd_fc3d_size(p);
+    mcd_admm_bind(&a, p, work, work + (size_t)n * n);
     size_t bytes = (size_t)n * sizeof(double);
-    project_all(p, gamma);
-    memcpy(a.x, gamma, bytes), memcpy(a.z, gamma, bytes), memcpy(a.best, gamma, bytes);
-    memset(a.y, 0, bytes);
+    int factored = mcd_admm_start(&a, gamma, o->prox);
     mcd_ccp_stats cur = {0}, bst;
     mcd_dense_matvec(n, p->W, a.z, p->q, a.d);
     mcd_ccp_measure(p, a.z, a.d, &bst);
-    a.L = largest_eigenvalue(&a);
-    a.eta = o->prox * a.L, a.power = RHO_POWER_START;
-    if (!factor(&a)) return finish(&a, o, gamma, 0, MCD_ERR_SINGULAR, t0, st, err);
-    int it = 0, changes = 0;
+    if (!factored) return finish(&a, o, gamma, 0, MCD_ERR_SINGULAR, t0, st, err);
+    int it = 0;
     while (!(bst.residual <= o->tol) && it < o->max_iter) {
         it++;
         double primal, dual;
-        iterate(&a, &primal, &dual);
+        mcd_admm_iterate(&a, &primal, &dual);
         mcd_dense_matvec(n, p->W, a.z, p->q, a.d);
         mcd_ccp_measure(p, a.z, a.d, &cur);
         if (isnan(cur.residual)) return finish(&a, o, gamma, it, MCD_ERR_NONFINITE, t0, st, err);
@@ -187,10 +191,8 @@ mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
             bst = cur;
             memcpy(a.best, a.z, bytes);
         }
-        if (it % BALANCE_INTERVAL || changes == MAX_RHO_CHANGES || !balance(&a, primal, dual))
-            continue;
-        changes++;
-        if (!factor(&a)) return finish(&a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
+        if (!mcd_admm_rebalance(&a, it, primal, dual))
+            return finish(&a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
     }
     return finish(&a, o, gamma, it, MCD_OK, t0, st, err);
 }

@@ -9,6 +9,7 @@
 #include "mlcp_pfb.h"
 #include "mlcp_reduce.h"
 #include "mncp_todorov.h"
+#include "fc3d_fixed_point.h"
 #include "fc3d_polish.h"
 #include "nsn_alart_curnier.h"
 #include "proximal.h"
@@ -18,9 +19,10 @@
 #include <string.h>
 
 static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
-    [MCD_SOLVER_MLCP_PFB_RLM] = "mlcp-pfb-rlm", [MCD_SOLVER_MLCP_PFB_PLM] = "mlcp-pfb-plm",
-    [MCD_SOLVER_MLCP_LEMKE] = "mlcp-lemke",     [MCD_SOLVER_MNCP_RLM] = "mncp-rlm",
-    [MCD_SOLVER_MNCP_PLM] = "mncp-plm",         [MCD_SOLVER_MNCP_NSN] = "mncp-nsn",
+    [MCD_SOLVER_MLCP_PFB_RLM] = "mlcp-pfb-rlm",   [MCD_SOLVER_MLCP_PFB_PLM] = "mlcp-pfb-plm",
+    [MCD_SOLVER_MLCP_LEMKE] = "mlcp-lemke",       [MCD_SOLVER_MNCP_RLM] = "mncp-rlm",
+    [MCD_SOLVER_MNCP_PLM] = "mncp-plm",           [MCD_SOLVER_MNCP_NSN] = "mncp-nsn",
+    [MCD_SOLVER_MNCP_FIXPOINT] = "mncp-fixpoint",
 };
 
 #define LM_MAX_ITER          100   /* default LM iterations */
@@ -55,7 +57,7 @@ mcd_status mcd_solver_from_name(const char *name, mcd_solver_kind *k, mcd_error 
     }
     return mcd_fail(err, MCD_ERR_ARG,
                     "unknown solver '%s'; valid: mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, "
-                    "mncp-rlm, mncp-plm, mncp-nsn",
+                    "mncp-rlm, mncp-plm, mncp-nsn, mncp-fixpoint",
                     name ? name : "(null)");
 }
 
@@ -561,7 +563,8 @@ mcd_status mcd_solve_fc3d(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *
     mcd_solver_opts o;
     mcd_status st = prepare_fc3d(ws, k, p, opts, r, u, &o, err);
     if (st == MCD_OK && mcd_fc3d_size(p) > 0) {
-        st = solve_fc3d_chain(ws, k, p, &o, r, u, stats);
+        st = k == MCD_SOLVER_MNCP_FIXPOINT ? mcd_solve_fc3d_fixed_point(ws, p, &o, r, u, stats, err)
+                                           : solve_fc3d_chain(ws, k, p, &o, r, u, stats);
         describe_outcome(st, k, &o, stats, err);
     }
     return finish(st, stats, t0);

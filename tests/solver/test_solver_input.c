@@ -33,8 +33,8 @@ static mcd_mlcp lcp3(void)
 }
 
 static const mcd_solver_kind all_kinds[MCD_SOLVER_KIND_COUNT] = {
-    MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM, MCD_SOLVER_MLCP_LEMKE,
-    MCD_SOLVER_MNCP_RLM,     MCD_SOLVER_MNCP_PLM,     MCD_SOLVER_MNCP_NSN};
+    MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM, MCD_SOLVER_MLCP_LEMKE,   MCD_SOLVER_MNCP_RLM,
+    MCD_SOLVER_MNCP_PLM,     MCD_SOLVER_MNCP_NSN,     MCD_SOLVER_MNCP_FIXPOINT};
 
 static mcd_status solve_mlcp_with(mcd_solver_kind k, const mcd_mlcp *p, double *z, mcd_error *err)
 {

@@ -1,0 +1,240 @@
+/* The Cadoux fixed point over the CCP's ADMM, mncp-fixpoint
+ * (fc3d_fixed_point.h; Acary, Cadoux, Lemarechal & Malick 2011). */
+#include "fc3d_fixed_point.h"
+
+#include "ccp_common.h"
+#include "dense.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
+
+/* One solve's state: the problem, the QP (W, q + E s) and its ADMM. */
+typedef struct fixed_point {
+    const mcd_fc3d *p;
+    const mcd_fixed_point_ws *w;
+    mcd_fc3d qp; /* W, mu and sizes of p, q = w->q_s */
+    mcd_admm admm;
+    int n;
+    double scale;       /* velocity scale max(|q|_inf, |s_0|_inf) */
+    double best_error;  /* error of w->r_best */
+    double theta;       /* the relaxation of the next update of s */
+    double psi;         /* 1/2 |F(s) - s|^2 at the last update */
+    double target;      /* the next QP's residual target */
+    double next_finish; /* a local finish when the change of s falls below this */
+} fixed_point;
+
+static double max_abs(int n, const double *x)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
+    return m;
+}
+
+/* q_s = q + E s, the QP's linear term. */
+static void shift_q(fixed_point *f)
+{
+    const mcd_fc3d *p = f->p;
+    memcpy(f->w->q_s, p->q, (size_t)f->n * sizeof *p->q);
+    for (int k = 0; k < p->nc; k++) f->w->q_s[p->nb + ROWS * k + N] += f->w->s[k];
+}
+
+/* F(s)_k - s_k = mu_k |u_kT| - s_k at u = W r + q. */
+static double fixed_point_gap(const fixed_point *f, const double *u, int k)
+{
+    const double *uk = u + f->p->nb + ROWS * k;
+    return f->p->mu[k] * hypot(uk[T1], uk[T2]) - f->w->s[k];
+}
+
+/* s <- (1 - theta) s + theta F(s). Returns max_k |F(s)_k - s_k| and sets
+ * *psi = 1/2 sum_k (F(s)_k - s_k)^2. Before the update theta is halved
+ * (down to FP_THETA_MIN) when that gap did not shrink since the last
+ * update (prev_change), else doubled (up to theta_max): the map need not
+ * be a contraction, and near a stick-slip transition the plain iteration
+ * cycles. */
+static double update_s(fixed_point *f, const double *u, double prev_change, double theta_max,
+                       double *psi)
+{
+    double change = 0.0;
+    *psi = 0.0;
+    for (int k = 0; k < f->p->nc; k++) {
+        double d = fixed_point_gap(f, u, k);
+        change = fmax(change, fabs(d));
+        *psi += 0.5 * d * d;
+    }
+    if (!(change < prev_change))
+        f->theta = fmax(0.5 * f->theta, FP_THETA_MIN);
+    else
+        f->theta = fmin(2.0 * f->theta, theta_max);
+    for (int k = 0; k < f->p->nc; k++) f->w->s[k] += f->theta * fixed_point_gap(f, u, k);
+    shift_q(f);
+    return change;
+}
+
+/* r's error; kept in r_best when lower. */
+static double record(fixed_point *f, const double *r, const double *u)
+{
+    double e = mcd_fc3d_error(f->p, r, u);
+    if (e < f->best_error || isnan(f->best_error)) {
+        f->best_error = e;
+        memcpy(f->w->r_best, r, (size_t)f->n * sizeof *r);
+    }
+    return e;
+}
+
+/* ADMM iterations on the current QP until its CCP residual is <= target
+ * or FP_INNER_MAX_ITER; done: the ADMM iterations before (rho's balance
+ * counts across the QPs). Returns the iterations, -1 on a failed factor,
+ * -2 on a non-finite iterate. */
+static int solve_qp(fixed_point *f, double target, int done)
+{
+    mcd_admm *a = &f->admm;
+    mcd_ccp_stats cs;
+    for (int it = 1; it <= FP_INNER_MAX_ITER; it++) {
+        double primal, dual;
+        mcd_admm_iterate(a, &primal, &dual);
+        mcd_dense_matvec(f->n, f->p->W, a->z, f->qp.q, a->d);
+        mcd_ccp_measure(&f->qp, a->z, a->d, &cs);
+        if (isnan(cs.residual)) return -2;
+        if (cs.residual <= target) return it;
+        if (!mcd_admm_rebalance(a, done + it, primal, dual)) return -1;
+    }
+    return FP_INNER_MAX_ITER;
+}
+
+/* The local finish from the point r (u = W r + q), in place: the
+ * active-set polish, then mncp-nsn from its point; 1 if r then meets tol. */
+static int finish_locally(fixed_point *f, double tol, double *r, double *u)
+{
+    double e = mcd_fc3d_error(f->p, r, u);
+    mcd_fc3d_polish(f->p, tol, &f->w->polish, r, u, &e);
+    if (record(f, r, u) <= tol) return 1;
+    mcd_nsn_result nr;
+    mcd_nsn_alart_curnier(f->p, tol, FP_NSN_MAX_ITER, &f->w->nsn, r, u, &nr);
+    return record(f, r, u) <= tol;
+}
+
+/* Sets up from r: u = W r + q, s_0 = mu |u_T(r)|, the scale, the record
+ * of r and the ADMM on the first QP. MCD_OK if r already meets tol. */
+static mcd_status start_solve(fixed_point *f, const mcd_fixed_point_opts *o, double *r, double *u,
+                              double *change)
+{
+    const mcd_fc3d *p = f->p;
+    const mcd_fixed_point_ws *w = f->w;
+    f->qp = (mcd_fc3d){p->nc, p->nb, p->W, w->q_s, p->mu};
+    memset(w->s, 0, (size_t)p->nc * sizeof *w->s);
+    mcd_dense_matvec(f->n, p->W, r, p->q, u);
+    f->theta = 1.0;
+    *change = update_s(f, u, INFINITY, 1.0, &f->psi);
+    f->theta = o->relaxation;
+    f->scale = fmax(max_abs(f->n, p->q), max_abs(p->nc, w->s));
+    mcd_admm_bind(&f->admm, &f->qp, w->F, w->admm);
+    if (record(f, r, u) <= o->tol) return MCD_OK;
+    return mcd_admm_start(&f->admm, r, FP_PROX) ? MCD_ERR_NOT_CONVERGED : MCD_ERR_SINGULAR;
+}
+
+/* One outer iteration: the QP for s_j from the ADMM's state, r_{j+1} its
+ * solution, the update of s and, when the change of s has fallen enough,
+ * a local finish. MCD_OK when an error <= tol was met. */
+static mcd_status outer_iteration(fixed_point *f, const mcd_fixed_point_opts *o, double *r,
+                                  double *u, mcd_fixed_point_result *res)
+{
+    int it = solve_qp(f, fmax(f->target, o->tol * f->scale), res->inner);
+    if (it < 0) return it == -1 ? MCD_ERR_SINGULAR : MCD_ERR_NONFINITE;
+    res->outer++, res->inner += it;
+    memcpy(r, f->admm.z, (size_t)f->n * sizeof *r);
+    mcd_dense_matvec(f->n, f->p->W, r, f->p->q, u);
+    if (record(f, r, u) <= o->tol) return MCD_OK;
+    res->change = update_s(f, u, res->change, o->relaxation, &f->psi);
+    f->target = fmin(f->target, FP_INNER_FRACTION * res->change);
+    if (res->change > f->next_finish) return MCD_ERR_NOT_CONVERGED;
+    f->next_finish = res->change * FP_FINISH_RATIO;
+    res->finishes++;
+    return finish_locally(f, o->tol, r, u) ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+}
+
+mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_opts *o,
+                                      const mcd_fixed_point_ws *w, double *r, double *u,
+                                      mcd_fixed_point_result *res)
+{
+    fixed_point f = {.p = p, .w = w, .n = mcd_fc3d_size(p), .best_error = NAN};
+    memset(res, 0, sizeof *res);
+    mcd_status st = start_solve(&f, o, r, u, &res->change);
+    f.target = FP_INNER_FIRST * f.scale, f.next_finish = FP_FINISH_START * f.scale;
+    while (st == MCD_ERR_NOT_CONVERGED && res->outer < o->max_iter)
+        st = outer_iteration(&f, o, r, u, res);
+    size_t bytes = (size_t)f.n * sizeof *r;
+    if (st != MCD_OK) { /* the last chance: a local finish from the best point */
+        memcpy(r, w->r_best, bytes);
+        mcd_dense_matvec(f.n, p->W, r, p->q, u);
+        res->finishes++;
+        if (finish_locally(&f, o->tol, r, u)) st = MCD_OK;
+    }
+    memcpy(r, w->r_best, bytes);
+    mcd_dense_matvec(f.n, p->W, r, p->q, u);
+    res->error = f.best_error;
+    res->psi = f.psi;
+    return st;
+}
+
+static mcd_fixed_point_ws lend_ws(const mcd_solver_ws *ws)
+{
+    int m = ws->n_max;
+    double *base = mcd_ws_vec(ws, 8); /* slots 8-12: 10 n_max doubles */
+    mcd_fixed_point_ws w = {
+        .F = ws->mat4,
+        .admm = base,
+        .s = base + (size_t)MCD_ADMM_VECTORS * m,
+        .q_s = mcd_ws_vec(ws, 13),
+        .r_best = mcd_ws_vec(ws, 13) + m,
+        .polish = {.A = ws->mat1,
+                   .U = ws->mat2,
+                   .VT = ws->mat3,
+                   .sigma = mcd_ws_vec(ws, 4),
+                   .work = ws->lwork,
+                   .lwork = ws->lwork_len,
+                   .col = mcd_ws_ivec(ws, 1),
+                   .mode = mcd_ws_ivec(ws, 2),
+                   .s = mcd_ws_vec(ws, 0),
+                   .rhs = mcd_ws_vec(ws, 1),
+                   .y = mcd_ws_vec(ws, 5),
+                   .r_try = mcd_ws_vec(ws, 2),
+                   .u_try = mcd_ws_vec(ws, 3)},
+        .nsn = {.J = ws->mat1,
+                .ipiv = mcd_ws_ivec(ws, 0),
+                .rho = mcd_ws_vec(ws, 0),
+                .phi = mcd_ws_vec(ws, 1),
+                .phi_trial = mcd_ws_vec(ws, 2),
+                .step = mcd_ws_vec(ws, 3),
+                .w_step = mcd_ws_vec(ws, 4),
+                .r_trial = mcd_ws_vec(ws, 5),
+                .u_trial = mcd_ws_vec(ws, 6),
+                .r_best = mcd_ws_vec(ws, 7)},
+    };
+    return w;
+}
+
+mcd_status mcd_solve_fc3d_fixed_point(const mcd_solver_ws *ws, const mcd_fc3d *p,
+                                      const mcd_solver_opts *o, double *r, double *u,
+                                      mcd_solver_stats *stats, mcd_error *err)
+{
+    double theta = o->relaxation == 0 ? 1.0 : o->relaxation;
+    if (!(theta > 0 && theta <= 1))
+        return mcd_fail(err, MCD_ERR_ARG, "mncp-fixpoint: relaxation = %g is not in (0, 1]",
+                        o->relaxation);
+    if (!o->warm_start) memset(r, 0, (size_t)mcd_fc3d_size(p) * sizeof *r);
+    mcd_fixed_point_opts fo = {.tol = o->tol, .max_iter = o->max_iter, .relaxation = theta};
+    mcd_fixed_point_ws w = lend_ws(ws);
+    mcd_fixed_point_result res;
+    mcd_status st = mcd_fc3d_fixed_point_solve(p, &fo, &w, r, u, &res);
+    stats->stages = 1;
+    stats->iterations = res.outer;
+    stats->psi = res.psi;
+    stats->error = res.error;
+    if (st == MCD_ERR_SINGULAR)
+        return mcd_fail(err, st, "mncp-fixpoint: W + (rho + eta) I has no Cholesky factor");
+    if (st == MCD_ERR_NONFINITE)
+        return mcd_fail(err, st, "mncp-fixpoint: an ADMM iterate became non-finite");
+    return st;
+}
