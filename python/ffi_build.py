@@ -94,8 +94,8 @@ mcd_status mcd_node_osc_inertia(const mcd_model *m, mcd_data *d, const double *q
 typedef struct mcd_mlcp { int n; double *M; double *q; double *lo; double *hi; } mcd_mlcp;
 typedef struct mcd_fc3d { int nc; int nb; double *W; double *q; double *mu; } mcd_fc3d;
 typedef enum mcd_solver_kind { MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_PFB_PLM,
-    MCD_SOLVER_MLCP_LEMKE, MCD_SOLVER_MNCP_RLM, MCD_SOLVER_MNCP_PLM,
-    MCD_SOLVER_KIND_COUNT } mcd_solver_kind;
+    MCD_SOLVER_MLCP_LEMKE, MCD_SOLVER_MNCP_RLM, MCD_SOLVER_MNCP_PLM, MCD_SOLVER_MNCP_NSN,
+    MCD_SOLVER_MNCP_FIXPOINT, MCD_SOLVER_KIND_COUNT, ... } mcd_solver_kind;
 typedef struct mcd_solver_opts { double tol; int max_iter; int warm_start; ...; } mcd_solver_opts;
 typedef struct mcd_solver_stats {
     mcd_status status; int iterations; double psi; double error; double seconds; int stages;
