@@ -22,12 +22,6 @@
 #define POLISH_BLOCK_VEPS 1e-3
 /* relative excess of |r_t| over mu r_n that makes a contact slide */
 #define POLISH_CONE_SLACK 1e-9
-/* alternating projections between the modes' equations and their cones */
-#define POLISH_FEASIBLE 200
-#define POLISH_FEASIBLE_DONE                                                                       \
-    1e-15 /* a projection moving r less than this times |r|: a point of both */
-#define POLISH_FEASIBLE_RATE                                                                       \
-    0.999 /* a projection moving r this fraction of the last: no progress */
 
 enum { MODE_SEPARATED, MODE_SLIDING, MODE_STICKING };
 enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
@@ -266,60 +260,10 @@ static double equation_residual(const mcd_polish_ws *w, int m)
     return sqrt(s);
 }
 
-/* One least-squares step of the current modes at r_try: r_try += T A^+ (-S u),
- * u = W r_try + q (in u_try); 0 if the step is not finite. With A^+ the
- * pseudo-inverse this is the orthogonal projection of the unknowns y on
- * the affine set {A y = -S q} when that set is not empty. */
-static int least_squares_step(const mcd_fc3d *p, const mcd_polish_ws *w, int m)
-{
-    mcd_dense_matvec(mcd_fc3d_size(p), p->W, w->r_try, p->q, w->u_try);
-    for (int j = 0; j < m; j++) w->rhs[j] = -w->u_try[w->col[j]];
-    pseudo_solve(w, m);
-    if (!mcd_dense_isfinite(m, w->rhs)) return 0;
-    apply_step(p, w, m, w->rhs);
-    return 1;
-}
-
-/* The unknowns of r_try projected on the sets of their modes: a sticking
- * contact's impulse on its cone, a sliding contact's r_n on r_n >= 0
- * (its r_t = mu r_n s follows); returns |change|^2. */
-static double project_modes(const mcd_fc3d *p, const mcd_polish_ws *w)
-{
-    double moved = 0.0;
-    for (int k = 0; k < p->nc; k++) {
-        double *x = w->r_try + p->nb + ROWS * k, was[ROWS] = {x[N], x[T1], x[T2]};
-        if (w->mode[k] == MODE_STICKING) mcd_ccp_proj3(p->mu[k], x);
-        if (w->mode[k] == MODE_SLIDING && x[N] < 0) x[N] = x[T1] = x[T2] = 0.0;
-        for (int a = 0; a < ROWS; a++) moved += (x[a] - was[a]) * (x[a] - was[a]);
-    }
-    return moved;
-}
-
-/* Alternating projections (von Neumann) from the least-squares point in
- * r_try between the affine set of the modes' solutions and the convex set
- * of their cones, which W's null space (redundant contacts) leaves free
- * to meet: the least-norm solution of the equations may leave a cone
- * where another solution stays inside it. Ends at a point of both, when
- * the projections stop making progress (the sets do not meet: the modes
- * are wrong) or after POLISH_FEASIBLE rounds, always with a last step
- * onto the affine set (the pivoting reads the cone violations left
- * there). Returns 0 if a step is not finite. */
-static int feasible_point(const mcd_fc3d *p, const mcd_polish_ws *w, int m)
-{
-    double last = INFINITY;
-    for (int it = 0; it < POLISH_FEASIBLE; it++) {
-        double size = mcd_dense_norm(mcd_fc3d_size(p), w->r_try), moved = sqrt(project_modes(p, w));
-        if (moved <= POLISH_FEASIBLE_DONE * size || moved > POLISH_FEASIBLE_RATE * last) break;
-        last = moved;
-        if (!least_squares_step(p, w, m)) return 0;
-    }
-    return least_squares_step(p, w, m);
-}
-
-/* The least-squares point of the current modes from r into r_try, moved
- * towards the modes' cones (feasible_point), u_try = W r_try + q, before
- * the final projection; returns the number of unknowns m, 0 when there is
- * none or the SVD fails or the point is not finite. */
+/* The least-squares point of the current modes from r into r_try,
+ * u_try = W r_try + q, before any projection; returns the number of
+ * unknowns m, 0 when there is none or the SVD fails or the point is not
+ * finite. */
 static int least_squares(const mcd_fc3d *p, const mcd_polish_ws *w, const double *r)
 {
     int n = mcd_fc3d_size(p), m = unknowns(p, w);
@@ -327,9 +271,13 @@ static int least_squares(const mcd_fc3d *p, const mcd_polish_ws *w, const double
     start_point(p, w, r);
     system_matrix(p, w, m);
     if (!factor(w, m)) return 0;
-    for (int it = 0; it < POLISH_REFINE; it++)
-        if (!least_squares_step(p, w, m)) return 0;
-    if (!feasible_point(p, w, m)) return 0;
+    for (int it = 0; it < POLISH_REFINE; it++) {
+        mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
+        for (int j = 0; j < m; j++) w->rhs[j] = -w->u_try[w->col[j]];
+        pseudo_solve(w, m);
+        if (!mcd_dense_isfinite(m, w->rhs)) return 0;
+        apply_step(p, w, m, w->rhs);
+    }
     mcd_dense_matvec(n, p->W, w->r_try, p->q, w->u_try);
     return mcd_dense_isfinite(n, w->r_try) ? m : 0;
 }
