@@ -31,6 +31,9 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
 #define PLM_LAMBDA           1e-16 /* Sec. 5.2 */
 #define PROX_MAX_OUTER       30    /* outer iterations of the proximal stage */
 #define PROX_BUDGET          3     /* its inner iterations: at most this times max_iter */
+/* iterations per rho rung of the NSN stages of mncp-plm's chain: on singular
+ * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
+#define NSN_STAGE_ITER 1000
 
 static int kind_valid(mcd_solver_kind k)
 {
@@ -397,8 +400,8 @@ static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
 }
 
 /* mncp-nsn as a stage of mncp-plm's chain, warm-started from the best
- * point so far (in r) or started from zero (cold); its result is kept
- * only if its error is lower. */
+ * point so far (in r) or started from zero (cold), with NSN_STAGE_ITER
+ * iterations per rung; its result is kept only if its error is lower. */
 static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
                             int warm, double *r, double *u, mcd_solver_stats *stats)
 {
@@ -407,6 +410,7 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     memcpy(keep, r, (size_t)n * sizeof *r);
     mcd_solver_opts no = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
     no.tol = o->tol;
+    no.max_iter = NSN_STAGE_ITER;
     no.warm_start = warm;
     mcd_solver_stats ns = {0};
     solve_fc3d_nsn(ws, p, &no, r, u, &ns);
