@@ -5,6 +5,7 @@
  * See include/mcdyn/impact.h for the residual and the regularisation. */
 #include "mcdyn/impact.h"
 #include "../base/clock.h"
+#include "maxdiss_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,7 +14,7 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
-#define MB_ZERO_BLK (-1.0)
+#define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -155,6 +156,21 @@ static mcd_status residual(const mb_solve *m, const double *r, double *R)
         if (!isfinite(m->u[i]) || !isfinite(m->F[i])) res = NAN;
     *R = res;
     return MCD_OK;
+}
+
+void mcd_maxdiss_block_deltas(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *delta)
+{
+    mb_solve m = {.p = p, .o = o, .n = mcd_fc3d_size(p)};
+    for (int k = 0; k < p->nc; k++) delta[k] = block_delta(&m, k);
+}
+
+mcd_status mcd_maxdiss_residual(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *delta,
+                                const double *r, double *work, double *R, mcd_error *err)
+{
+    int n = mcd_fc3d_size(p);
+    mb_solve m = {.p = p, .o = o, .n = n, .u = work, .F = work + n, .delta = delta,
+                  .err = err};
+    return residual(&m, r, R);
 }
 
 /* One sweep of nonlinear block Gauss-Seidel: bilateral rows, then contacts,
