@@ -19,4 +19,8 @@ void mcd_maxdiss_block_deltas(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
 mcd_status mcd_maxdiss_residual(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *delta,
                                 const double *r, double *work, double *R, mcd_error *err);
 
+/* 1 if mcd_maxdiss_newton takes the problem (nb + 4 nc <= its limit of
+ * unknowns, so that the dense work stays bounded), else 0. */
+int mcd_maxdiss_newton_fits(const mcd_fc3d *p);
+
 #endif

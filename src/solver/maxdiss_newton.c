@@ -50,17 +50,16 @@
 #include "dense.h"
 #include "maxdiss_internal.h"
 
-#include <limits.h>
-#include <stdio.h>
 #include <math.h>
 #include <string.h>
 
-#define MN_THETA_START 1e-3  /* initial theta */
-#define MN_THETA_MIN   1e-20 /* least theta */
-#define MN_THETA_MAX   1e8   /* give up when theta exceeds this */
-#define MN_SIGMA       1e-4  /* Armijo's sufficient-decrease constant */
-#define MN_HALVES      30    /* step halvings of one line search */
-#define MN_LWORK       66    /* dgels work per column: min(M, N) + max(min(M, N), 1) * 64 */
+#define MN_THETA_START  1e-3  /* initial theta */
+#define MN_THETA_MIN    1e-20 /* least theta */
+#define MN_THETA_MAX    1e8   /* give up when theta exceeds this */
+#define MN_SIGMA        1e-4  /* Armijo's sufficient-decrease constant */
+#define MN_HALVES       30    /* step halvings of one line search */
+#define MN_LWORK        66    /* dgels work per column: min(M, N) + max(min(M, N), 1) * 64 */
+#define MN_MAX_UNKNOWNS 1024  /* largest nb + 4 nc attempted (work 3 m^2 doubles, 25 MB) */
 
 enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
 
@@ -85,15 +84,14 @@ typedef struct mn_solve {
     mcd_error *err;
 } mn_solve;
 
-/* m = nb + 4 nc unknowns with MN_LWORK m an int (dgels' work length). */
-static int size_fits(const mcd_fc3d *p)
+int mcd_maxdiss_newton_fits(const mcd_fc3d *p)
 {
-    return p->nc <= (INT_MAX / MN_LWORK - p->nb) / 4;
+    return p->nb <= MN_MAX_UNKNOWNS && p->nc <= (MN_MAX_UNKNOWNS - p->nb) / 4;
 }
 
 size_t mcd_maxdiss_newton_work_size(const mcd_fc3d *p)
 {
-    if (!p || p->nb < 0 || p->nc < 0 || !size_fits(p)) return 0;
+    if (!p || p->nb < 0 || p->nc < 0 || !mcd_maxdiss_newton_fits(p)) return 0;
     size_t n = (size_t)mcd_fc3d_size(p), m = n + (size_t)p->nc;
     return 5 * (size_t)p->nc + 3 * m * m + (8 + MN_LWORK) * m + 8 * n;
 }
@@ -132,8 +130,12 @@ static void block_matrix(const mn_solve *s, int k, double A[9])
     for (int i = 0; i < ROWS; i++) A[4 * i] += fmax(s->delta[k], 0.0);
 }
 
-/* rho_k, a_k and the largest diagonal entry w. */
-static void block_constants(mn_solve *s)
+/* The rungs of the rho ladder: factors on the base rho_k = 3 / trace(A_k). */
+static const double rho_ladder[] = {1e4, 1.0, 1e2, 1e6};
+enum { MN_RUNGS = sizeof rho_ladder / sizeof rho_ladder[0] };
+
+/* rho_k of a rung, a_k and the largest diagonal entry w. */
+static void block_constants(mn_solve *s, int rung)
 {
     s->w = 0.0;
     for (int i = 0; i < s->n; i++) s->w = fmax(s->w, s->p->W[(size_t)i * s->n + i]);
@@ -141,7 +143,7 @@ static void block_constants(mn_solve *s)
         double A[9];
         block_matrix(s, k, A);
         double tr = A[0] + A[4] + A[8];
-        s->rho[k] = tr > 0 ? ROWS / tr : 1.0;
+        s->rho[k] = (tr > 0 ? ROWS / tr : 1.0) * rho_ladder[rung];
         for (int i = 0; i < ROWS; i++) s->a[ROWS * k + i] = A[i];
     }
 }
@@ -213,7 +215,8 @@ static double merit(const mn_solve *s, const double *z, const double *u, double 
         natural_argument(s, k, z, u, y);
         cone_projection(p->mu[k], y, pk, D);
         for (int i = 0; i < ROWS; i++) phi[c + i] = (z[c + i] - pk[i]) / s->rho[k];
-        phi[s->n + k] = fmin(u[c + N], block_dot_a(s, k, z));
+        double an = u[c + N], bn = block_dot_a(s, k, z);
+        phi[s->n + k] = an + bn - hypot(an, bn);
     }
     double psi = 0.0;
     for (int i = 0; i < s->m; i++) psi += phi[i] * phi[i];
@@ -245,10 +248,11 @@ static void contact_rows(const mn_solve *s, int k, const double *z, const double
         }
         for (int e = 0; e < ROWS; e++) row[c + e] += ((i == e) - D[ROWS * i + e]) / s->rho[k];
     }
-    if (u[c + N] <= block_dot_a(s, k, z))
-        memcpy(Jn, s->p->W + (size_t)(c + N) * n, (size_t)n * sizeof *Jn);
-    else
-        for (int e = 0; e < ROWS; e++) Jn[c + e] = a[e];
+    double an = u[c + N], bn = block_dot_a(s, k, z), h = hypot(an, bn);
+    double ga = h > 0 ? 1.0 - an / h : 1.0 - M_SQRT1_2, gb = h > 0 ? 1.0 - bn / h : 1.0 - M_SQRT1_2;
+    const double *wn = s->p->W + (size_t)(c + N) * n;
+    for (int j = 0; j < n; j++) Jn[j] = ga * wn[j];
+    for (int e = 0; e < ROWS; e++) Jn[c + e] += gb * a[e];
 }
 
 static void jacobian(const mn_solve *s, const double *z, const double *u)
@@ -340,8 +344,10 @@ static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, 
         return mcd_fail(err, MCD_ERR_ARG, "maxdiss-newton: NULL problem, options, r or work");
     mcd_status s = mcd_fc3d_check(p, err);
     if (s != MCD_OK) return s;
-    if (!size_fits(p))
-        return mcd_fail(err, MCD_ERR_ARG, "maxdiss-newton: %d contacts: size overflows", p->nc);
+    if (!mcd_maxdiss_newton_fits(p))
+        return mcd_fail(err, MCD_ERR_UNSUPPORTED,
+                        "maxdiss-newton: %d bilateral rows and %d contacts: more than %d unknowns",
+                        p->nb, p->nc, MN_MAX_UNKNOWNS);
     if (o->max_iter <= 0 || !(o->tol > 0) || !isfinite(o->tol) ||
         !(o->regularization > 0 && o->regularization < 1))
         return mcd_fail(err, MCD_ERR_ARG,
@@ -368,92 +374,55 @@ static mcd_status judge(mn_solve *s, mcd_maxdiss_stats *st)
     return MCD_OK;
 }
 
-#ifdef MN_DEBUG
-static void dump(const mn_solve *s)
-{
-    double psi = merit(s, s->z, s->u, s->phi);
-    fprintf(stderr, "psi %.3e\n", psi);
-    for (int k = 0; k < s->p->nc; k++) {
-        int c = s->p->nb + 3 * k;
-        double y[3], pk[3], D[9];
-        natural_argument(s, k, s->z, s->u, y);
-        cone_projection(s->p->mu[k], y, pk, D);
-        double yt = hypot(y[1], y[2]);
-        const double *a = s->a + 3 * k;
-        fprintf(stderr, "k %d mu %.2f r (%.4e %.4e %.4e) u (%.3e %.3e %.3e) lam %.4e ar %.3e piece %s P2 %d phi (%.2e %.2e %.2e | %.2e)\n", k, s->p->mu[k],
-                s->z[c], s->z[c+1], s->z[c+2], s->u[c], s->u[c+1], s->u[c+2], s->z[s->n+k], block_dot_a(s,k,s->z),
-                yt <= s->p->mu[k]*y[0] ? "in" : (s->p->mu[k]*yt <= -y[0] ? "polar" : "bd"), a[0] > s->p->mu[k]*hypot(a[1],a[2]),
-                s->phi[c], s->phi[c+1], s->phi[c+2], s->phi[s->n+k]);
-    }
-    /* finite-difference check of J */
-    int m = s->m, n = s->n;
-    double *J = s->aug; /* scratch */
-    jacobian(s, s->z, s->u);
-    double maxerr = 0; int wi = -1, wj = -1;
-    for (int j = 0; j < m; j++) {
-        double h = 1e-7 * fmax(1e-3, fabs(s->z[j]));
-        memcpy(s->zt, s->z, m * sizeof(double));
-        s->zt[j] += h;
-        mcd_dense_matvec(n, s->p->W, s->zt, s->p->q, s->ut);
-        merit(s, s->zt, s->ut, s->phit);
-        for (int i = 0; i < m; i++) {
-            double fd = (s->phit[i] - s->phi[i]) / h;
-            double e = fabs(fd - s->J[(size_t)i * m + j]);
-            if (e > maxerr) maxerr = e, wi = i, wj = j;
-        }
-    }
-    (void)J;
-    FILE *f = fopen("/tmp/md/J.txt", "w");
-    for (int i = 0; i < m; i++) { for (int j = 0; j < m; j++) fprintf(f, "%.17g ", s->J[(size_t)i*m+j]); fprintf(f, "\n"); }
-    fclose(f);
-    f = fopen("/tmp/md/phi.txt", "w");
-    merit(s, s->z, s->u, s->phi);
-    for (int i = 0; i < m; i++) fprintf(f, "%.17g\n", s->phi[i]);
-    fclose(f);
-    f = fopen("/tmp/md/W.txt", "w");
-    for (int i = 0; i < n; i++) { for (int j = 0; j < n; j++) fprintf(f, "%.17g ", s->p->W[(size_t)i*n+j]); fprintf(f, "\n"); }
-    fclose(f);
-    fprintf(stderr, "max |J - fd| %.3e at (%d, %d)\n", maxerr, wi, wj);
-}
-#endif
-
-/* The Newton iterations from s->z (r set, lambda fitted). */
-static mcd_status iterate(mn_solve *s, mcd_maxdiss_stats *st)
+/* One rung's Newton iterations from s->z (r set, lambda fitted): until
+ * R <= tol, max_iter iterations or no descent. */
+static mcd_status newton_run(mn_solve *s, mcd_maxdiss_stats *st)
 {
     double psi = merit(s, s->z, s->u, s->phi), psi0 = psi, theta = MN_THETA_START;
     mcd_status r = judge(s, st);
-    while (r == MCD_OK && !(st->residual <= s->o->tol) && st->iterations < s->o->max_iter &&
-           theta <= MN_THETA_MAX && psi > 0.0) {
+    for (int it = 0; r == MCD_OK && !(st->residual <= s->o->tol) && it < s->o->max_iter &&
+                     theta <= MN_THETA_MAX && psi > 0.0;
+         it++) {
         jacobian(s, s->z, s->u);
         double nu = theta * s->w * s->w * fmin(1.0, sqrt(psi / psi0));
         st->iterations++;
-#ifdef MN_DEBUG
-        double psib = psi;
-#endif
-        int ok = lm_step(s, nu) && line_search(s, &psi);
-#ifdef MN_DEBUG
-        fprintf(stderr, "it %d psi %.3e -> %.3e theta %.1e nu %.2e R %.3e\n", st->iterations, psib, psi, theta, nu, st->residual);
-#endif
-        if (ok) {
+        if (lm_step(s, nu) && line_search(s, &psi)) {
             theta = fmax(MN_THETA_MIN, theta / 10.0);
             r = judge(s, st);
         } else {
             theta *= 10.0;
         }
     }
-#ifdef MN_DEBUG
-    dump(s);
-#endif
+    return r;
+}
+
+/* Starts a rung from the best r: its rho, u and the fitted lambda. */
+static void start_rung(mn_solve *s, int rung)
+{
+    const mcd_fc3d *p = s->p;
+    block_constants(s, rung);
+    memcpy(s->z, s->best, (size_t)s->n * sizeof *s->z);
+    mcd_dense_matvec(s->n, p->W, s->z, p->q, s->u);
+    for (int k = 0; k < p->nc; k++) s->z[s->n + k] = lambda_start(s, k);
+}
+
+/* The rungs in turn, each from the best point so far. */
+static mcd_status iterate(mn_solve *s, mcd_maxdiss_stats *st)
+{
+    mcd_status r = MCD_OK;
+    for (int rung = 0; r == MCD_OK && rung < MN_RUNGS && !(st->residual <= s->o->tol); rung++) {
+        start_rung(s, rung);
+        r = newton_run(s, st);
+    }
     if (r != MCD_OK) return r;
     if (st->residual <= s->o->tol) return MCD_OK;
     return mcd_fail(s->err, MCD_ERR_NOT_CONVERGED,
-                    "maxdiss-newton: residual %g > tol %g after %d iterations (merit %g%s)",
-                    st->residual, s->o->tol, st->iterations, sqrt(2.0 * psi),
-                    theta > MN_THETA_MAX ? ", no descent" : "");
+                    "maxdiss-newton: residual %g > tol %g after %d iterations", st->residual,
+                    s->o->tol, st->iterations);
 }
 
-mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
-                              double *work, mcd_maxdiss_stats *st, mcd_error *err)
+mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
+                              mcd_maxdiss_stats *st, mcd_error *err)
 {
     double t0 = mcd_clock_seconds();
     mcd_maxdiss_stats local;
@@ -469,7 +438,6 @@ mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
     mn_solve m = {.p = p, .o = o, .n = n, .m = n + p->nc, .err = err};
     layout(&m, work);
     mcd_maxdiss_block_deltas(p, o, m.delta);
-    block_constants(&m);
     memcpy(m.z, r, (size_t)n * sizeof *r);
     for (int k = 0; k < p->nc; k++) {
         if (m.delta[k] == MCD_MAXDISS_ZERO_BLOCK) {
@@ -479,8 +447,6 @@ mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
             st->regularized_blocks++;
         }
     }
-    mcd_dense_matvec(n, p->W, m.z, p->q, m.u);
-    for (int k = 0; k < p->nc; k++) m.z[n + k] = lambda_start(&m, k);
     memcpy(m.best, m.z, (size_t)n * sizeof *r);
     st->residual = INFINITY;
     s = iterate(&m, st);
