@@ -342,12 +342,12 @@ static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, 
 {
     if (!p || !o || !r || !work)
         return mcd_fail(err, MCD_ERR_ARG, "maxdiss-newton: NULL problem, options, r or work");
-    mcd_status s = mcd_fc3d_check(p, err);
-    if (s != MCD_OK) return s;
-    if (!mcd_maxdiss_newton_fits(p))
+    if (p->nb >= 0 && p->nc >= 0 && !mcd_maxdiss_newton_fits(p))
         return mcd_fail(err, MCD_ERR_UNSUPPORTED,
                         "maxdiss-newton: %d bilateral rows and %d contacts: more than %d unknowns",
                         p->nb, p->nc, MN_MAX_UNKNOWNS);
+    mcd_status s = mcd_fc3d_check(p, err);
+    if (s != MCD_OK) return s;
     if (o->max_iter <= 0 || !(o->tol > 0) || !isfinite(o->tol) ||
         !(o->regularization > 0 && o->regularization < 1))
         return mcd_fail(err, MCD_ERR_ARG,
