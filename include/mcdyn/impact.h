@@ -103,10 +103,10 @@ typedef struct mcd_maxdiss_opts {
     double regularization; /* relative proximal weight of singular blocks, in (0, 1) (1e-8) */
     int newton_iter;       /* failure path: when max_iter sweeps do not reach tol,
                             * mcd_maxdiss_newton from the best iterate with this many
-                            * iterations per rung; 0 turns it off, >= 0 (30) */
+                            * iterations per rung; 0 turns it off, >= 0 (100) */
 } mcd_maxdiss_opts;
 
-/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8, newton_iter 30. */
+/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8, newton_iter 100. */
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void);
 
 typedef struct mcd_maxdiss_stats {

@@ -30,7 +30,7 @@ typedef struct mb_solve {
 
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
 {
-    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8, 30};
+    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8, 100};
     return o;
 }
 
