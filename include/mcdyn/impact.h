@@ -132,18 +132,20 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
  * "Maximum-dissipation law", "Newton method"): Levenberg-Marquardt steps
  * on the per-contact optimality systems of Eq. (5) in (r, lambda),
  * lambda_k the multiplier of contact k's plane of maximum compression,
- *     u_k - lambda_k W_kk e_n in K_k*,  _|_ r_k in K_k,
- *     min(u_k,n, (W_kk r_k)_n) = 0,  u_i = 0 on bilateral rows,
- * (natural map of the cone pair; the min carries the active set
- * b_k,n <= 0), with Armijo's line search on 1/2 |Phi|^2. Success only when
- * the residual R above is <= tol, so a point it returns as MCD_OK is a
+ *     u_k - lambda_k W_kk e_n in K_k*,  _|_ r_k in K_k      (natural map),
+ *     FB(u_k,n, (W_kk r_k)_n) = 0   (the active set b_k,n <= 0: u_k,n = 0),
+ *     u_i = 0 on bilateral rows,
+ * with Armijo's line search on 1/2 |Phi|^2 and a ladder of four natural-map
+ * parameters, each run from the best point so far. Success only when the
+ * residual R above is <= tol, so a point returned with MCD_OK is a
  * solution in the same sense as mcd_maxdiss_solve's. r is the start on
  * entry (e.g. mcd_maxdiss_solve's best iterate; lambda is fitted to it) and
- * the iterate of least R on return. Options: max_iter Newton iterations,
- * tol, regularization (singular blocks as above; jacobi and omega unused).
- * stats.iterations counts Newton iterations. Work:
- * mcd_maxdiss_newton_work_size(p) doubles, about 3 (nb + 4 nc)^2 (0 for
- * NULL, negative or too large sizes). Statuses as mcd_maxdiss_solve's;
+ * the iterate of least R on return. Options: max_iter Newton iterations per
+ * rung, tol, regularization (singular blocks as above; jacobi, omega and
+ * newton_iter unused). stats.iterations counts Newton iterations. Work:
+ * mcd_maxdiss_newton_work_size(p) doubles, about 3 (nb + 4 nc)^2; 0 for
+ * NULL or negative sizes and above nb + 4 nc = 1024, where the solve
+ * returns MCD_ERR_UNSUPPORTED. Other statuses as mcd_maxdiss_solve's;
  * MCD_ERR_NOT_CONVERGED also when no step decreases the merit. */
 size_t mcd_maxdiss_newton_work_size(const mcd_fc3d *p);
 

@@ -14,11 +14,12 @@
  * equations Phi(z) = 0 with
  *     Phi_i   = u_i                                     (bilateral rows)
  *     Phi_k,c = (r_k - P_K(r_k - rho_k sigma_k)) / rho_k  (natural map)
- *     Phi_k,n = min(u_k,n, a_k . r_k)
- * rho_k = 3 / trace(A_k) (the natural map's zeros do not depend on it; it
- * makes rho_k sigma_k an impulse), every component a velocity. The min
- * carries the active set: active (b_k,n = u_k,n - a_k . r_k <= 0) it is
- * u_k,n = 0, the plane; inactive (b_k,n > 0) it is a_k . r_k = 0, which on
+ *     Phi_k,n = phi_FB(u_k,n, a_k . r_k),   phi_FB(a, b) = a + b - |(a, b)|
+ * rho_k a rung of the rho ladder times 3 / trace(A_k) (the natural map's
+ * zeros do not depend on it), every component a velocity. phi_FB's zeros
+ * are those of min(a, b), so it carries the active set: active
+ * (b_k,n = u_k,n - a_k . r_k <= 0) it is u_k,n = 0, the plane; inactive
+ * (b_k,n > 0) it is a_k . r_k = 0, which on
  * the cone leaves only r_k = 0 when the section {x in K: a_k . x = 0} is
  * the point 0, i.e. A_nn > mu |(A_nt, A_no)| (the paper's P2: then a_k is
  * inside K*, and a negative enough lambda_k satisfies the natural map).
@@ -27,8 +28,11 @@
  * zero of Phi that is not a solution of Eq. (5) is never reported as one.
  * A zero block (W_kk = 0) gets Phi = (r_k, lambda_k).
  *
- * Phi is piecewise smooth (the min, and the projection's three pieces:
- * interior, polar cone, boundary). Each iteration takes an element J of
+ * Fischer-Burmeister rather than the min: the merit's square of the min
+ * kinks where a contact lifts off, phi_FB^2 is smooth there.
+ *
+ * Phi is piecewise smooth (the projection's three pieces: interior, polar
+ * cone, boundary; phi_FB at (0, 0)). Each iteration takes an element J of
  * its generalized Jacobian and the Levenberg-Marquardt step
  *     d = argmin |J d + Phi|^2 + nu |d|^2,   nu = theta w^2 |Phi| / |Phi_0|
  * (w the largest diagonal entry of W, |Phi_0| the start's; Fan & Yuan's
@@ -40,9 +44,18 @@
  * psi = 1/2 |Phi|^2; step length by Armijo's rule with halvings. theta
  * shrinks by 10 after an accepted step and grows by 10 when no step length
  * passes (the step turns towards steepest descent); the method gives up
- * when theta exceeds MN_THETA_MAX. Success only when R(r) <= tol; the
- * iterate of least R is returned. Dense, O((n + nc)^3) per iteration, no
- * allocation. */
+ * when theta exceeds MN_THETA_MAX.
+ *
+ * The rho ladder: where a solution's velocities are tiny next to its
+ * impulses (bodies on redundant contacts whose q has a part outside the
+ * range of W slide at 1e-7 m/s), r_k - rho_k sigma_k is r_k to 1e-6 with
+ * the base rho, the projection switches piece under perturbations of that
+ * size and the iteration stalls at a positive merit; a larger rho balances
+ * the two terms. No factor suits every captured step (docs/solvers.md), so
+ * the rungs rho_ladder run in turn, each from the best point so far with
+ * lambda refitted, max_iter iterations each. Success only when
+ * R(r) <= tol; the iterate of least R is returned. Dense,
+ * O((nb + 4 nc)^3) per iteration, no allocation. */
 #include "mcdyn/impact.h"
 
 #include "../base/clock.h"
