@@ -52,8 +52,8 @@
  * the base rho, the projection switches piece under perturbations of that
  * size and the iteration stalls at a positive merit; a larger rho balances
  * the two terms. No factor suits every captured step (docs/solvers.md), so
- * the rungs rho_ladder run in turn, each from the best point so far with
- * lambda refitted, max_iter iterations each. Success only when
+ * the rungs rho_ladder run in turn, twice, each from the best point so far
+ * with lambda refitted, max_iter iterations each. Success only when
  * R(r) <= tol; the iterate of least R is returned. Dense,
  * O((nb + 4 nc)^3) per iteration, no allocation. */
 #include "mcdyn/impact.h"
@@ -146,6 +146,10 @@ static void block_matrix(const mn_solve *s, int k, double A[9])
 /* The rungs of the rho ladder: factors on the base rho_k = 3 / trace(A_k). */
 static const double rho_ladder[] = {1e4, 1.0, 1e2, 1e6};
 enum { MN_RUNGS = sizeof rho_ladder / sizeof rho_ladder[0] };
+/* Passes over the ladder: a rung that stalls from one point can converge
+ * from the point a later rung reached (captured a1_drop_upright steps 489
+ * and 518 of maxdiss-bgs's trajectory: solved in the second pass). */
+#define MN_PASSES 2
 
 /* rho_k of a rung, a_k and the largest diagonal entry w. */
 static void block_constants(mn_solve *s, int rung)
@@ -419,12 +423,13 @@ static void start_rung(mn_solve *s, int rung)
     for (int k = 0; k < p->nc; k++) s->z[s->n + k] = lambda_start(s, k);
 }
 
-/* The rungs in turn, each from the best point so far. */
+/* The rungs in turn, MN_PASSES times, each from the best point so far. */
 static mcd_status iterate(mn_solve *s, mcd_maxdiss_stats *st)
 {
     mcd_status r = MCD_OK;
-    for (int rung = 0; r == MCD_OK && rung < MN_RUNGS && !(st->residual <= s->o->tol); rung++) {
-        start_rung(s, rung);
+    for (int rung = 0; r == MCD_OK && rung < MN_PASSES * MN_RUNGS && !(st->residual <= s->o->tol);
+         rung++) {
+        start_rung(s, rung % MN_RUNGS);
         r = newton_run(s, st);
     }
     if (r != MCD_OK) return r;

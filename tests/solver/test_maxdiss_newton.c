@@ -235,7 +235,7 @@ START_TEST(iteration_cap)
     mcd_error err;
     ck_assert_int_eq(mcd_maxdiss_newton(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
     ck_assert_int_eq(st.status, MCD_ERR_NOT_CONVERGED);
-    ck_assert(st.iterations >= 1 && st.iterations <= 4); /* one per rung */
+    ck_assert(st.iterations >= 1 && st.iterations <= 8); /* one per rung, two passes */
     ck_assert(st.residual > o.tol && isfinite(st.residual));
     ck_assert(strlen(err.msg) > 0);
     for (int i = 0; i < n; i++) ck_assert(isfinite(r[i]));
