@@ -136,7 +136,7 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
  *     FB(u_k,n, (W_kk r_k)_n) = 0   (the active set b_k,n <= 0: u_k,n = 0),
  *     u_i = 0 on bilateral rows,
  * with Armijo's line search on 1/2 |Phi|^2 and a ladder of four natural-map
- * parameters, each run from the best point so far. Success only when the
+ * parameters, run twice, each rung from the best point so far. Success only when the
  * residual R above is <= tol, so a point returned with MCD_OK is a
  * solution in the same sense as mcd_maxdiss_solve's. r is the start on
  * entry (e.g. mcd_maxdiss_solve's best iterate; lambda is fitted to it) and
