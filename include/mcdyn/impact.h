@@ -101,14 +101,18 @@ typedef struct mcd_maxdiss_opts {
     int jacobi;            /* 0: block Gauss-Seidel, 1: weighted block Jacobi (0) */
     double omega;          /* Jacobi weight in (0, 1] (0.5); unused by Gauss-Seidel */
     double regularization; /* relative proximal weight of singular blocks, in (0, 1) (1e-8) */
+    int newton_iter;       /* failure path: when max_iter sweeps do not reach tol,
+                            * mcd_maxdiss_newton from the best iterate with this many
+                            * iterations per rung; 0 turns it off, >= 0 (100) */
 } mcd_maxdiss_opts;
 
-/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8. */
+/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8, newton_iter 100. */
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void);
 
 typedef struct mcd_maxdiss_stats {
     mcd_status status;      /* the returned status */
-    int iterations;         /* sweeps performed */
+    int iterations;         /* sweeps performed (Newton: Newton iterations) */
+    int newton_iterations;  /* Newton iterations of the failure path (0 if not run) */
     double residual;        /* R at the returned r */
     double energy;          /* 1/2 r^T W r + q^T r at the returned r */
     int regularized_blocks; /* diagonal blocks regularised (not positive definite) */
@@ -116,12 +120,37 @@ typedef struct mcd_maxdiss_stats {
     double seconds;         /* wall time of the solve */
 } mcd_maxdiss_stats;
 
-/* Doubles of work mcd_maxdiss_solve needs: 3 (nb + 3 nc) + nc. 0 for NULL or
- * negative sizes. */
+/* Doubles of work mcd_maxdiss_solve needs: 3 (nb + 3 nc) + nc for the
+ * sweeps plus mcd_maxdiss_newton_work_size(p) for the failure path. 0 for
+ * NULL or negative sizes. */
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p);
 
 mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
                              mcd_maxdiss_stats *st, mcd_error *err);
+
+/* Semismooth Newton method for the same law (docs/solvers.md,
+ * "Maximum-dissipation law", "Newton method"): Levenberg-Marquardt steps
+ * on the per-contact optimality systems of Eq. (5) in (r, lambda),
+ * lambda_k the multiplier of contact k's plane of maximum compression,
+ *     u_k - lambda_k W_kk e_n in K_k*,  _|_ r_k in K_k      (natural map),
+ *     FB(u_k,n, (W_kk r_k)_n) = 0   (the active set b_k,n <= 0: u_k,n = 0),
+ *     u_i = 0 on bilateral rows,
+ * with Armijo's line search on 1/2 |Phi|^2 and a ladder of four natural-map
+ * parameters, run twice, each rung from the best point so far. Success only when the
+ * residual R above is <= tol, so a point returned with MCD_OK is a
+ * solution in the same sense as mcd_maxdiss_solve's. r is the start on
+ * entry (e.g. mcd_maxdiss_solve's best iterate; lambda is fitted to it) and
+ * the iterate of least R on return. Options: max_iter Newton iterations per
+ * rung, tol, regularization (singular blocks as above; jacobi, omega and
+ * newton_iter unused). stats.iterations counts Newton iterations. Work:
+ * mcd_maxdiss_newton_work_size(p) doubles, about 3 (nb + 4 nc)^2; 0 for
+ * NULL or negative sizes and above nb + 4 nc = 1024, where the solve
+ * returns MCD_ERR_UNSUPPORTED. Other statuses as mcd_maxdiss_solve's;
+ * MCD_ERR_NOT_CONVERGED also when no step decreases the merit. */
+size_t mcd_maxdiss_newton_work_size(const mcd_fc3d *p);
+
+mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
+                              mcd_maxdiss_stats *st, mcd_error *err);
 
 #ifdef __cplusplus
 }

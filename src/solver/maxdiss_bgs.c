@@ -6,6 +6,7 @@
 #include "mcdyn/impact.h"
 #include "../base/clock.h"
 #include "../base/small_cholesky.h"
+#include "maxdiss_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,7 +15,7 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
-#define MB_ZERO_BLK (-1.0)
+#define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -30,14 +31,20 @@ typedef struct mb_solve {
 
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
 {
-    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8};
+    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8, 100};
     return o;
+}
+
+/* Doubles of the block iteration's own work. */
+static size_t bgs_work_size(const mcd_fc3d *p)
+{
+    return 3 * (size_t)mcd_fc3d_size(p) + (size_t)p->nc;
 }
 
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p)
 {
     if (!p || p->nb < 0 || p->nc < 0) return 0;
-    return 3 * (size_t)mcd_fc3d_size(p) + (size_t)p->nc;
+    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p);
 }
 
 static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, const double *r,
@@ -52,11 +59,11 @@ static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, 
                         "maxdiss-bgs: need max_iter > 0 and finite tol > 0 (got %d, %g)",
                         o->max_iter, o->tol);
     if ((o->jacobi != 0 && o->jacobi != 1) || !(o->omega > 0 && o->omega <= 1) ||
-        !(o->regularization > 0 && o->regularization < 1))
+        !(o->regularization > 0 && o->regularization < 1) || o->newton_iter < 0)
         return mcd_fail(err, MCD_ERR_ARG,
                         "maxdiss-bgs: need jacobi 0 or 1, omega in (0, 1], regularization in "
-                        "(0, 1) (got %d, %g, %g)",
-                        o->jacobi, o->omega, o->regularization);
+                        "(0, 1), newton_iter >= 0 (got %d, %g, %g, %d)",
+                        o->jacobi, o->omega, o->regularization, o->newton_iter);
     for (int i = 0; i < mcd_fc3d_size(p); i++)
         if (!isfinite(r[i]))
             return mcd_fail(err, MCD_ERR_NONFINITE, "maxdiss-bgs: initial r[%d] is not finite", i);
@@ -149,6 +156,20 @@ static mcd_status residual(const mb_solve *m, const double *r, double *R)
     return MCD_OK;
 }
 
+void mcd_maxdiss_block_deltas(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *delta)
+{
+    mb_solve m = {.p = p, .o = o, .n = mcd_fc3d_size(p)};
+    for (int k = 0; k < p->nc; k++) delta[k] = block_delta(&m, k);
+}
+
+mcd_status mcd_maxdiss_residual(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *delta,
+                                const double *r, double *work, double *R, mcd_error *err)
+{
+    int n = mcd_fc3d_size(p);
+    mb_solve m = {.p = p, .o = o, .n = n, .u = work, .F = work + n, .delta = delta, .err = err};
+    return residual(&m, r, R);
+}
+
 /* One sweep of nonlinear block Gauss-Seidel: bilateral rows, then contacts,
  * each from the newest r. */
 static mcd_status sweep_gauss_seidel(const mb_solve *m, double *r)
@@ -217,6 +238,21 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
                     st->iterations);
 }
 
+/* The failure path: the Newton method (maxdiss_newton.c) from the block
+ * iteration's best r, newton_iter iterations per rung; it returns the
+ * iterate of least R, never worse than its start. */
+static mcd_status newton_fallback(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
+                                  double *work, mcd_maxdiss_stats *st, mcd_error *err)
+{
+    mcd_maxdiss_opts on = *o;
+    on.max_iter = o->newton_iter;
+    mcd_maxdiss_stats ns;
+    mcd_status s = mcd_maxdiss_newton(p, &on, r, work, &ns, err);
+    st->newton_iterations = ns.iterations;
+    st->residual = ns.residual;
+    return s;
+}
+
 mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
                              mcd_maxdiss_stats *st, mcd_error *err)
 {
@@ -244,6 +280,8 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     memcpy(m.best, r, (size_t)n * sizeof *r);
     s = iterate(&m, r, st);
     memcpy(r, m.best, (size_t)n * sizeof *r);
+    if (s == MCD_ERR_NOT_CONVERGED && o->newton_iter > 0 && mcd_maxdiss_newton_fits(p))
+        s = newton_fallback(p, o, r, work + bgs_work_size(p), st, err);
     double e = 0.0;
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
     st->energy = e;

@@ -86,6 +86,7 @@ static mcd_maxdiss_opts tight_opts(int jacobi)
     o.tol = TOL;
     o.max_iter = 5000;
     o.jacobi = jacobi;
+    o.newton_iter = 0; /* the block iteration alone (test_maxdiss_newton.c: its failure path) */
     return o;
 }
 
@@ -104,7 +105,7 @@ START_TEST(one_contact_equals_single)
         ck_assert_int_eq(mcd_maxdiss_single(p.W, p.q, p.mu[0], x, NULL), MCD_OK);
         mcd_maxdiss_opts o = tight_opts(0);
         mcd_maxdiss_stats st;
-        ck_assert_uint_eq(mcd_maxdiss_work_size(&p), 10);
+        ck_assert_uint_eq(mcd_maxdiss_work_size(&p), 10 + mcd_maxdiss_newton_work_size(&p));
         ck_assert_int_eq(mcd_maxdiss_solve(&p, &o, r, work, &st, NULL), MCD_OK);
         /* Gauss-Seidel: one sweep gives the closed form exactly. */
         ck_assert_int_le(st.iterations, 1);
@@ -338,6 +339,7 @@ START_TEST(box_on_four_corners)
         for (int k = 0; k < 4; k++) p.mu[k] = mus[j];
         double r[12] = {0}, u[12];
         mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
+        o.newton_iter = 0;
         mcd_maxdiss_stats st;
         mcd_error err;
         ck_assert_msg(mcd_maxdiss_solve(&p, &o, r, work, &st, &err) == MCD_OK, "%s", err.msg);
@@ -378,6 +380,7 @@ START_TEST(singular_and_zero_blocks)
         p.mu[0] = 0.3, p.mu[1] = 0.5;
         double r[6] = {0}, u[6];
         mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
+        o.newton_iter = 0;
         mcd_maxdiss_stats st;
         mcd_error err;
         mcd_status s = mcd_maxdiss_solve(&p, &o, r, work, &st, &err);
@@ -417,7 +420,7 @@ START_TEST(divergence_and_iteration_limit)
     p.mu[0] = 0.5;
     double r[6] = {0}, work[32];
     mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
-    o.jacobi = 1, o.omega = 1.0;
+    o.jacobi = 1, o.omega = 1.0, o.newton_iter = 0;
     mcd_maxdiss_stats st;
     mcd_error err;
     ck_assert_int_eq(mcd_maxdiss_solve(&p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
@@ -454,11 +457,12 @@ START_TEST(bad_input)
     tu_spd_matrix(&rng, 7, 0.5, p.W);
     for (int i = 0; i < 7; i++) p.q[i] = tu_uniform(&rng, -1, 1);
     p.mu[0] = p.mu[1] = 0.5;
-    double r[7] = {0}, work[32];
+    double r[7] = {0}, work[1200];
     mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
     mcd_maxdiss_stats st;
     mcd_error err;
-    ck_assert_uint_eq(mcd_maxdiss_work_size(&p), 3 * 7 + 2);
+    ck_assert_uint_eq(mcd_maxdiss_work_size(&p), 3 * 7 + 2 + mcd_maxdiss_newton_work_size(&p));
+    ck_assert_uint_le(mcd_maxdiss_work_size(&p), sizeof work / sizeof *work);
     ck_assert_uint_eq(mcd_maxdiss_work_size(NULL), 0);
     /* NULL */
     ck_assert_int_eq(mcd_maxdiss_solve(NULL, &o, r, work, &st, &err), MCD_ERR_ARG);
@@ -491,11 +495,11 @@ START_TEST(bad_input)
     ck_assert(isnan(r[2]) && r[5] == 7.0);
     memset(r, 0, sizeof r);
     /* options */
-    mcd_maxdiss_opts bad[7];
-    for (int i = 0; i < 7; i++) bad[i] = o;
+    mcd_maxdiss_opts bad[8];
+    for (int i = 0; i < 8; i++) bad[i] = o;
     bad[0].max_iter = 0, bad[1].tol = 0.0, bad[2].tol = NAN, bad[3].jacobi = 2;
-    bad[4].omega = 0.0, bad[5].omega = 1.5, bad[6].regularization = 1.0;
-    for (int i = 0; i < 7; i++) {
+    bad[4].omega = 0.0, bad[5].omega = 1.5, bad[6].regularization = 1.0, bad[7].newton_iter = -1;
+    for (int i = 0; i < 8; i++) {
         ck_assert_int_eq(mcd_maxdiss_solve(&p, &bad[i], r, work, &st, &err), MCD_ERR_ARG);
         ck_assert(strlen(err.msg) > 0);
     }
