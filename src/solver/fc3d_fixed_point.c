@@ -104,14 +104,15 @@ static int solve_qp(fixed_point *f, double target, int done)
 }
 
 /* The local finish from the point r (u = W r + q), in place: the
- * active-set polish, then mncp-nsn from its point; 1 if r then meets tol. */
-static int finish_locally(fixed_point *f, double tol, double *r, double *u)
+ * active-set polish, then mncp-nsn from its point with nsn_iter
+ * iterations per rung; 1 if r then meets tol. */
+static int finish_locally(fixed_point *f, double tol, int nsn_iter, double *r, double *u)
 {
     double e = mcd_fc3d_error(f->p, r, u);
     mcd_fc3d_polish(f->p, tol, &f->w->polish, r, u, &e);
     if (record(f, r, u) <= tol) return 1;
     mcd_nsn_result nr;
-    mcd_nsn_alart_curnier(f->p, tol, FP_NSN_MAX_ITER, &f->w->nsn, r, u, &nr);
+    mcd_nsn_alart_curnier(f->p, tol, nsn_iter, &f->w->nsn, r, u, &nr);
     return record(f, r, u) <= tol;
 }
 
@@ -151,7 +152,7 @@ static mcd_status outer_iteration(fixed_point *f, const mcd_fixed_point_opts *o,
     if (res->change > f->next_finish) return MCD_ERR_NOT_CONVERGED;
     f->next_finish = res->change * FP_FINISH_RATIO;
     res->finishes++;
-    return finish_locally(f, o->tol, r, u) ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+    return finish_locally(f, o->tol, FP_NSN_MAX_ITER, r, u) ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
 mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_opts *o,
@@ -169,7 +170,7 @@ mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_o
         memcpy(r, w->r_best, bytes);
         mcd_dense_matvec(f.n, p->W, r, p->q, u);
         res->finishes++;
-        if (finish_locally(&f, o->tol, r, u)) st = MCD_OK;
+        if (finish_locally(&f, o->tol, FP_NSN_LAST_ITER, r, u)) st = MCD_OK;
     }
     memcpy(r, w->r_best, bytes);
     mcd_dense_matvec(f.n, p->W, r, p->q, u);

@@ -48,7 +48,9 @@
  *
  * Stopping: success only when the error of the returned r is <= tol; the
  * best r (least error) over all iterates and finishes is returned. After
- * max_iter outer iterations a last local finish from the best r, then
+ * max_iter outer iterations a last local finish from the best r, its NSN
+ * with FP_NSN_LAST_ITER iterations per rung (the chain's NSN budget:
+ * singular A1 steps need thousands, docs/solvers.md "The A1 study"), then
  * MCD_ERR_NOT_CONVERGED if it too ends above tol. */
 #ifndef MCDYN_SOLVER_FC3D_FIXED_POINT_H
 #define MCDYN_SOLVER_FC3D_FIXED_POINT_H
@@ -66,6 +68,7 @@
 #define FP_FINISH_START   1e-4 /* first local finish when the change of s is this times the scale */
 #define FP_FINISH_RATIO   1e-2 /* next local finish after the change of s fell by this factor */
 #define FP_NSN_MAX_ITER   20   /* mncp-nsn iterations per rung in a local finish */
+#define FP_NSN_LAST_ITER  1000 /* the same in the last finish, after the cap */
 #define FP_PROX           1e-6 /* the ADMM's proximal weight eta / lambda_max(W) (ccp.h) */
 
 typedef struct mcd_fixed_point_opts {
