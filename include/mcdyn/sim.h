@@ -143,8 +143,10 @@ mcd_sim_options mcd_sim_default_options(void);
 /* Statistics of the last step. */
 typedef struct mcd_step_stats {
     int ncontacts;
-    int iterations;  /* solver iterations (0 without a problem) */
-    double residual; /* solver error measure (0 without a problem) */
+    int iterations;            /* solver iterations (0 without a problem) */
+    double residual;           /* solver error measure (0 without a problem) */
+    int correction_iterations; /* Lemke pivots and iterations of the position correction
+                                  (contact.position_correction; 0 when nothing penetrates) */
     mcd_status solver_status;
     double t_dynamics, t_contacts, t_setup, t_solve; /* seconds, by phase */
 } mcd_step_stats;
@@ -170,6 +172,12 @@ mcd_data *mcd_sim_data(mcd_sim *s);
 /* One step of length dt. stats may be NULL. On failure the state is left as
  * it was and the message is in mcd_sim_error(s). */
 mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats);
+
+/* The position correction of the last step (nv entries, tangent
+ * coordinates as mcd_integrate's velocity times dt): q+ = (q- (+) dt qd+)
+ * (+) delta with the split correction (contact.h, position_correction);
+ * all zero without it or when nothing penetrated. */
+const double *mcd_sim_position_correction(const mcd_sim *s);
 
 /* The contacts of the last step (their points, frames and impulses). */
 int mcd_sim_ncontacts(const mcd_sim *s);

@@ -40,10 +40,26 @@
  * origin); each energy is good to some 10 nbody ulps, and the balance
  * combines six of them:
  *   W_round = 64 nbody DBL_EPSILON E_scale.
- * The check is E+ - E <= W_corr + W_tol + W_round + h tau^T qd+ + R_T + R_V:
- * the step's energy may rise only by the correction's work, the solver's
- * tolerance, rounding and the integrator's own remainders. Impacts are not
- * exempt: e = 0 (Newton's law, perfectly inelastic) only removes energy. */
+ * The position correction (split scheme, contact.h position_correction):
+ * the velocity step has no penetration target (b_k = 0 for a penetration,
+ * so W_corr = 0), and afterwards q+ = q' (+) delta, q' = q (+) h qd+, with
+ * delta = h M^-1 G_n^T Delta and qd+ unchanged. The balance above holds for
+ * the velocity step from q to q' with R_V = V(q') - V(q) - h g^T qd+, and
+ * R_T taken to q+ (the kinetic energy's dependence on q, qd+ held); the
+ * correction adds V(q+) - V(q'), which to first order is g(q')^T delta
+ * (g = dV/dq, uniform gravity), and Cauchy-Schwarz in the metric M gives
+ *   g^T delta <= |g|_{M^-1} |delta|_M = W_pos,
+ * |delta|_M^2 = h^2 Delta^T W_nn Delta = h^2 sum_k Delta_k s_k by
+ * complementarity (s_k the separation speed the correction asks of row k):
+ * the potential energy rises at most by lifting the weight through the
+ * removed penetration (equality for one box resting on the ground: m g
+ * gain d). The second-order remainder vanishes for bodies whose centre of
+ * mass is their link origin (the boxes, balls), V linear in q there.
+ * The check is E+ - E <= W_corr + W_pos + W_tol + W_round + h tau^T qd+ +
+ * R_T + R_V: the step's energy may rise only by the correction's work, the
+ * solver's tolerance, rounding and the integrator's own remainders. Impacts
+ * are not exempt: e = 0 (Newton's law, perfectly inelastic) only removes
+ * energy. */
 #ifndef MCDYN_TESTS_STEP_ENERGY_H
 #define MCDYN_TESTS_STEP_ENERGY_H
 
@@ -53,6 +69,7 @@
 typedef struct step_energy {
     double rise;    /* E+ - E [J] */
     double w_corr;  /* work of the penetration correction, sum F_n max(b, 0) [J] */
+    double w_pos;   /* the position correction's bound |g|_{M^-1} |delta|_M [J] */
     double w_tol;   /* the solver tolerance's allowance [J] */
     double w_round; /* rounding [J] */
     double r_int;   /* h tau^T qd+ + R_T + R_V, the integrator's remainders [J] */
@@ -79,7 +96,7 @@ typedef struct step_energy_params {
 mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats *st,
                              const step_energy_params *par, step_energy *out);
 
-/* The allowance: w_corr + w_tol + w_round + r_int. */
+/* The allowance: w_corr + w_pos + w_tol + w_round + r_int. */
 double step_energy_bound(const step_energy *e);
 
 #endif
