@@ -145,8 +145,6 @@ typedef struct mcd_step_stats {
     int ncontacts;
     int iterations;            /* solver iterations (0 without a problem) */
     double residual;           /* solver error measure (0 without a problem) */
-    int correction_iterations; /* Lemke pivots and iterations of the position correction
-                                  (contact.position_correction; 0 when nothing penetrates) */
     mcd_status solver_status;
     double t_dynamics, t_contacts, t_setup, t_solve; /* seconds, by phase */
 } mcd_step_stats;

@@ -16,7 +16,7 @@ int mcd_sim_corrects_positions(const mcd_sim *s)
 
 /* Group g's correction solved and taken; the failure policy of the step
  * (a best iterate used and counted under warn-and-continue). */
-static mcd_status correct_group(mcd_sim *s, int g, int *iterations)
+static mcd_status correct_group(mcd_sim *s, int g)
 {
     mcd_mlcp p;
     mcd_status r = mcd_contact_group_correction_mlcp(s->cws, g, s->contacts, &s->opt.contact, &p);
@@ -27,7 +27,6 @@ static mcd_status correct_group(mcd_sim *s, int g, int *iterations)
     mcd_solver_stats ss = {0};
     mcd_error e = {0};
     r = mcd_solve_mlcp(s->sws, MCD_SOLVER_MLCP_LEMKE, &p, &o, s->z, &ss, &e);
-    *iterations += ss.iterations;
     if (mcd_sim_solution_usable(s, r) &&
         mcd_contact_group_take_correction(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
@@ -42,20 +41,19 @@ static mcd_status correct_group(mcd_sim *s, int g, int *iterations)
     return MCD_OK;
 }
 
-mcd_status mcd_sim_position_step(mcd_sim *s, mcd_step_stats *st)
+mcd_status mcd_sim_position_step(mcd_sim *s)
 {
     const int nv = s->m->nv;
     if (s->corrected) memset(s->correction, 0, (size_t)nv * sizeof *s->correction);
     s->corrected = 0;
-    int needed = 0, iterations = 0;
+    int needed = 0;
     mcd_status r =
         mcd_contact_correction_begin(s->m, s->d, s->cws, s->qd_new, s->contacts, &needed);
     for (int g = 0; r == MCD_OK && needed && g < mcd_contact_group_count(s->cws); g++)
-        r = correct_group(s, g, &iterations);
+        r = correct_group(s, g);
     if (r == MCD_OK && needed)
         r = mcd_contact_correction_displacement(s->m, s->d, s->cws, s->correction);
     s->corrected = needed && r == MCD_OK;
-    st->correction_iterations = iterations;
     if (r != MCD_OK && !s->err.msg[0]) mcd_fail(&s->err, r, "t = %.6f: position correction", s->t);
     return r;
 }

@@ -12,8 +12,8 @@ struct step_energy_ws {
     double *q0, *qd0;      /* state before the step */
     double *tau, *C, *G;   /* damping forces, bias and gravity forces at (q0, qd0) */
     double *qdd, *qd_free; /* free-motion acceleration and velocity */
-    double *q_vel;         /* q (+) h qd+: the velocity step's position, before the correction */
-    double *M, *Gc;        /* M and the gravity forces at q_vel (the correction's bound) */
+    double *M;             /* M(q), for the position correction's bound */
+    double *qdd_g;         /* -M^-1 g at q: the correction's bound */
     double e0, e_scale0;   /* E before, and its scale */
 };
 
@@ -22,7 +22,7 @@ void step_energy_ws_free(step_energy_ws *w)
     if (!w) return;
     mcd_data_free(w->d);
     free(w->q0), free(w->qd0), free(w->tau), free(w->C), free(w->G);
-    free(w->qdd), free(w->qd_free), free(w->q_vel), free(w->M), free(w->Gc);
+    free(w->qdd), free(w->qd_free), free(w->M), free(w->qdd_g);
     free(w);
 }
 
@@ -39,11 +39,10 @@ step_energy_ws *step_energy_ws_create(const mcd_model *m)
     w->G = malloc(nv * sizeof(double));
     w->qdd = malloc(nv * sizeof(double));
     w->qd_free = malloc(nv * sizeof(double));
-    w->q_vel = malloc(nq * sizeof(double));
     w->M = malloc(nv * nv * sizeof(double));
-    w->Gc = malloc(nv * sizeof(double));
+    w->qdd_g = malloc(nv * sizeof(double));
     if (mcd_data_create(m, &w->d, NULL) != MCD_OK || !w->q0 || !w->qd0 || !w->tau || !w->C ||
-        !w->G || !w->qdd || !w->qd_free || !w->q_vel || !w->M || !w->Gc) {
+        !w->G || !w->qdd || !w->qd_free || !w->M || !w->qdd_g) {
         step_energy_ws_free(w);
         return NULL;
     }
@@ -129,21 +128,21 @@ static void contact_sums(mcd_sim *s, int nc, const step_energy_params *par, doub
     }
 }
 
-/* W_pos = |g(q')|_{M^-1} |delta|_M at q' = q (+) h qd+ (step_energy.h),
+/* W_pos = |g|_{M^-1} |delta|_M at q, the step's start (step_energy.h):
  * |g|_{M^-1}^2 = -g . qdd for qdd = M^-1 (0 - g), the forward dynamics at
- * rest without forces. Overwrites w->tau, w->qd_free and w->qdd. */
+ * rest without forces. Overwrites w->G, w->tau and w->qd_free. */
 static mcd_status correction_bound(step_energy_ws *w, const double *delta, double *w_pos)
 {
     const mcd_model *m = w->m;
     const int nv = m->nv;
     double dMd = 0.0, gMg = 0.0;
     for (int i = 0; i < nv; i++) w->qd_free[i] = 0.0, w->tau[i] = 0.0;
-    mcd_status r = mcd_mass_matrix(m, w->d, w->q_vel, w->M);
-    if (r == MCD_OK) r = mcd_gravity_forces(m, w->d, w->q_vel, w->Gc);
-    if (r == MCD_OK) r = mcd_forward_dynamics(m, w->d, w->q_vel, w->qd_free, w->tau, NULL, w->qdd);
+    mcd_status r = mcd_mass_matrix(m, w->d, w->q0, w->M);
+    if (r == MCD_OK) r = mcd_gravity_forces(m, w->d, w->q0, w->G);
+    if (r == MCD_OK) r = mcd_forward_dynamics(m, w->d, w->q0, w->qd_free, w->tau, NULL, w->qdd_g);
     if (r != MCD_OK) return r;
     for (int i = 0; i < nv; i++) {
-        gMg -= w->Gc[i] * w->qdd[i];
+        gMg -= w->G[i] * w->qdd_g[i];
         for (int j = 0; j < nv; j++) dMd += delta[i] * w->M[(size_t)i * nv + j] * delta[j];
     }
     *w_pos = sqrt(fmax(gMg, 0.0) * fmax(dMd, 0.0));
@@ -165,29 +164,31 @@ mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats
     mcd_data *d = w->d;
     const double *q1 = mcd_sim_q(s), *qd1 = mcd_sim_qd(s), h = par->h;
     const int nv = m->nv, nc = st->ncontacts;
+    const double *delta = mcd_sim_position_correction(s);
+    out->w_pos = 0.0;
+    mcd_status r = corrected(m, delta) ? correction_bound(w, delta, &out->w_pos) : MCD_OK;
     damping_forces(m, w->qd0, w->tau);
-    mcd_status r = mcd_bias_forces(m, d, w->q0, w->qd0, w->C);
+    if (r == MCD_OK) r = mcd_bias_forces(m, d, w->q0, w->qd0, w->C);
     if (r == MCD_OK) r = mcd_gravity_forces(m, d, w->q0, w->G);
     if (r == MCD_OK) r = mcd_forward_dynamics(m, d, w->q0, w->qd0, w->tau, NULL, w->qdd);
-    double T1, V1, T0p, V0p, Tv, Vv;
+    double T1, V1, T0p, V0p;
     if (r == MCD_OK) r = mcd_energy(m, d, w->q0, qd1, &T0p, &V0p); /* T(q, qd+), V(q) */
     if (r == MCD_OK) r = mcd_energy(m, d, q1, qd1, &T1, &V1);
-    if (r == MCD_OK) r = mcd_integrate(m, w->q0, qd1, h, w->q_vel);
-    if (r == MCD_OK) r = mcd_energy(m, d, w->q_vel, qd1, &Tv, &Vv); /* V(q') */
     if (r != MCD_OK) return r;
-    (void)Tv;
+    /* the damping the simulator applies is implicit (sim.h): -b qd+ acts
+     * over the step, so tau^T qd+ = -b |qd+|^2 in the balance */
+    damping_forces(m, qd1, w->tau);
     out->w_round = 64.0 * m->nbody * DBL_EPSILON * fmax(w->e_scale0, energy_scale(w, T1));
     /* R_T, R_V and h tau^T qd+ (c = C - g) */
     double c_qd = 0.0, g_qd = 0.0, tau_qd = 0.0;
     for (int i = 0; i < nv; i++) {
         c_qd += (w->C[i] - w->G[i]) * qd1[i];
-        g_qd += w->G[i] * qd1[i];
+        g_qd += w->G[i] * (h * qd1[i] + delta[i]); /* g^T (h qd+ + delta) */
         tau_qd += w->tau[i] * qd1[i];
         w->qd_free[i] = w->qd0[i] + h * w->qdd[i];
     }
     out->rise = T1 + V1 - w->e0;
-    /* R_V to q', the velocity step's position; V(q+) - V(q') is the correction's */
-    out->r_int = h * tau_qd + (T1 - T0p - h * c_qd) + (Vv - V0p - h * g_qd);
+    out->r_int = h * tau_qd + (T1 - T0p - h * c_qd) + (V1 - V0p - g_qd);
     /* M of the tolerance: |p|, |nu+| + |b|, |nu_free| + |b| at q */
     double p_sq, b_sq;
     contact_sums(s, nc, par, &out->w_corr, &p_sq, &b_sq);
@@ -199,9 +200,7 @@ mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats
     const double M = fmax(sqrt(p_sq), fmax(nu_plus, nu_free) + sqrt(b_sq));
     const double tol = fmax(par->tol, st->residual);
     out->w_tol = (3.0 + tol) * tol * M * M;
-    const double *delta = mcd_sim_position_correction(s); /* last: reuses tau, qdd */
-    out->w_pos = 0.0;
-    return corrected(m, delta) ? correction_bound(w, delta, &out->w_pos) : MCD_OK;
+    return MCD_OK;
 }
 
 double step_energy_bound(const step_energy *e)

@@ -2,7 +2,8 @@
  * contact-rich scene tests (test_scenes.c).
  *
  * A step (Mylapilli & Jain 2017, Eq. 25-26) from (q, qd) with applied
- * forces tau (the passive joint damping here) and contact impulses p is
+ * forces tau (the passive joint damping here, implicit as the simulator
+ * applies it by default: tau = -b qd+, sim.h) and contact impulses p is
  *   qd+ = qd + h M^-1 (tau - C) + M^-1 G_u^T p,   q+ = q (+) h qd+,
  * with C = c + g the bias forces (c Coriolis and centrifugal, g = dV/dq
  * gravity) at (q, qd) and G_u the contact Jacobian at q. Expanding
@@ -44,17 +45,20 @@
  * the velocity step has no penetration target (b_k = 0 for a penetration,
  * so W_corr = 0), and afterwards q+ = q' (+) delta, q' = q (+) h qd+, with
  * delta = h M^-1 G_n^T Delta and qd+ unchanged. The balance above holds for
- * the velocity step from q to q' with R_V = V(q') - V(q) - h g^T qd+, and
- * R_T taken to q+ (the kinetic energy's dependence on q, qd+ held); the
- * correction adds V(q+) - V(q'), which to first order is g(q')^T delta
- * (g = dV/dq, uniform gravity), and Cauchy-Schwarz in the metric M gives
+ * the whole step with R_T taken to q+ (the kinetic energy's dependence on
+ * q, qd+ held) and R_V = V(q+) - V(q) - g^T (h qd+ + delta), the second-
+ * order remainder of both displacements, computed as before; what is left
+ * of the correction is its first-order work g^T delta (g = dV/dq at q,
+ * uniform gravity), and Cauchy-Schwarz in the metric M(q) gives
  *   g^T delta <= |g|_{M^-1} |delta|_M = W_pos,
  * |delta|_M^2 = h^2 Delta^T W_nn Delta = h^2 sum_k Delta_k s_k by
  * complementarity (s_k the separation speed the correction asks of row k):
  * the potential energy rises at most by lifting the weight through the
  * removed penetration (equality for one box resting on the ground: m g
- * gain d). The second-order remainder vanishes for bodies whose centre of
- * mass is their link origin (the boxes, balls), V linear in q there.
+ * gain d; Cauchy-Schwarz holds for any delta, the correction fixes its
+ * size). R_V's part from delta vanishes for bodies
+ * whose centre of mass is their link origin (the boxes, balls), V linear
+ * in q there.
  * The check is E+ - E <= W_corr + W_pos + W_tol + W_round + h tau^T qd+ +
  * R_T + R_V: the step's energy may rise only by the correction's work, the
  * solver's tolerance, rounding and the integrator's own remainders. Impacts

@@ -50,7 +50,6 @@ static void check_one_step(double vx)
     mcd_step_stats st;
     ck_assert_msg(mcd_sim_step(split, &st) == MCD_OK, "%s", mcd_sim_error(split));
     ck_assert_int_eq(st.ncontacts, 4);
-    ck_assert_int_gt(st.correction_iterations, 0);
     ck_assert_msg(mcd_sim_step(none, NULL) == MCD_OK, "%s", mcd_sim_error(none));
     /* qd untouched: the velocity problems are the same (target 0 on the
      * penetrating corners in both), so bit for bit */
@@ -99,7 +98,6 @@ START_TEST(costs_nothing_without_penetration)
     mcd_step_stats st;
     ck_assert_int_eq(mcd_sim_step(s, &st), MCD_OK);
     ck_assert_int_eq(st.ncontacts, 4);
-    ck_assert_int_eq(st.correction_iterations, 0);
     for (int i = 0; i < m->nv; i++) ck_assert_double_eq(mcd_sim_position_correction(s)[i], 0.0);
     mcd_sim_free(s);
     mcd_model_free(m);
