@@ -143,8 +143,8 @@ mcd_sim_options mcd_sim_default_options(void);
 /* Statistics of the last step. */
 typedef struct mcd_step_stats {
     int ncontacts;
-    int iterations;            /* solver iterations (0 without a problem) */
-    double residual;           /* solver error measure (0 without a problem) */
+    int iterations;  /* solver iterations (0 without a problem) */
+    double residual; /* solver error measure (0 without a problem) */
     mcd_status solver_status;
     double t_dynamics, t_contacts, t_setup, t_solve; /* seconds, by phase */
 } mcd_step_stats;

@@ -306,7 +306,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     st.t_solve = t4 - t3;
     if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);
     const double t5 = mcd_clock_seconds();
-    if (r == MCD_OK && mcd_sim_corrects_positions(s)) r = mcd_sim_position_step(s);
+    if (r == MCD_OK && mcd_sim_corrects_positions(s)) r = mcd_sim_position_step(s, &st);
     const double t_correction = mcd_clock_seconds() - t5;
     st.t_solve += t_correction;
     s->d->hinge_diagonal = NULL;

@@ -15,8 +15,9 @@ int mcd_sim_corrects_positions(const mcd_sim *s)
 }
 
 /* Group g's correction solved and taken; the failure policy of the step
- * (a best iterate used and counted under warn-and-continue). */
-static mcd_status correct_group(mcd_sim *s, int g)
+ * (a best iterate used and counted under warn-and-continue; st gets the
+ * failed status either way). */
+static mcd_status correct_group(mcd_sim *s, int g, mcd_step_stats *st)
 {
     mcd_mlcp p;
     mcd_status r = mcd_contact_group_correction_mlcp(s->cws, g, s->contacts, &s->opt.contact, &p);
@@ -30,6 +31,7 @@ static mcd_status correct_group(mcd_sim *s, int g)
     if (mcd_sim_solution_usable(s, r) &&
         mcd_contact_group_take_correction(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
+    if (r != MCD_OK) st->solver_status = r;
     if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
         s->solver_failures++;
         return MCD_OK;
@@ -41,7 +43,7 @@ static mcd_status correct_group(mcd_sim *s, int g)
     return MCD_OK;
 }
 
-mcd_status mcd_sim_position_step(mcd_sim *s)
+mcd_status mcd_sim_position_step(mcd_sim *s, mcd_step_stats *st)
 {
     const int nv = s->m->nv;
     if (s->corrected) memset(s->correction, 0, (size_t)nv * sizeof *s->correction);
@@ -50,7 +52,7 @@ mcd_status mcd_sim_position_step(mcd_sim *s)
     mcd_status r =
         mcd_contact_correction_begin(s->m, s->d, s->cws, s->qd_new, s->contacts, &needed);
     for (int g = 0; r == MCD_OK && needed && g < mcd_contact_group_count(s->cws); g++)
-        r = correct_group(s, g);
+        r = correct_group(s, g, st);
     if (r == MCD_OK && needed)
         r = mcd_contact_correction_displacement(s->m, s->d, s->cws, s->correction);
     s->corrected = needed && r == MCD_OK;

@@ -72,9 +72,10 @@ mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, 
  * runs it (position_correction on, a gain > 0, a method other than
  * nslcp-*, whose compliant law is its own penetration model); the position
  * step after the velocity update: s->correction = the displacement of the
- * groups' frictionless MLCPs; a failure applies the failure policy. */
+ * groups' frictionless MLCPs; a failure applies the failure policy and
+ * sets st->solver_status. */
 int mcd_sim_corrects_positions(const mcd_sim *s);
-mcd_status mcd_sim_position_step(mcd_sim *s);
+mcd_status mcd_sim_position_step(mcd_sim *s, mcd_step_stats *st);
 
 /* Non-singular friction LCP (sim_nslcp.c): workspace hooks and the solve. */
 mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);
