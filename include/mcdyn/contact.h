@@ -23,7 +23,11 @@
  * b) with Newton restitution e applied when the contact closes within the
  * step at more than restitution_velocity, and the penetration/approach bias
  *   b = -gap/dt                           for gap >= 0 (speculative contact),
- *   b = min(gain (-gap)/dt, max_velocity)  for gap < 0  (penetration removal).
+ *   b = min(gain (-gap)/dt, max_velocity)  for gap < 0  (penetration removal),
+ * with the branch chosen per manifold (docs/contact.md, "Manifolds"). With
+ * position_correction the penetration branch is b = 0 (no positive target)
+ * and the penetration is removed after the velocity step by the position
+ * step of mcd_contact_correction_* (docs/contact.md, "Split correction").
  */
 #ifndef MCDYN_CONTACT_H
 #define MCDYN_CONTACT_H
@@ -77,6 +81,10 @@ typedef struct mcd_contact_options {
     double restitution_velocity;    /* restitution only above this approach speed [m/s] (0.01) */
     int no_restitution;             /* 1: no Newton target, nu_n+ >= b only: an impact law
                                        other than Newton's ran first (sim.h) (0) */
+    int position_correction;        /* 1: split correction (below): the penetration branch of
+                                       b is 0 and the simulator removes the fraction
+                                       penetration_gain by a position step; needs
+                                       penetration_gain in [0, 1] (0: velocity targets) */
 } mcd_contact_options;
 
 mcd_contact_options mcd_contact_default_options(void);
@@ -154,6 +162,42 @@ mcd_status mcd_contact_take_fc3d(mcd_contact_ws *ws, const double *r);
  * qd_out may alias the qd given to setup. */
 mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
                                        double *qd_out);
+
+/* The position step of the split penetration correction (docs/contact.md,
+ * "Split correction"), between mcd_contact_velocity_update (qd+) and the
+ * position update of a step set up with position_correction. It asks of
+ * every normal row k of a group in which some contact penetrates (gap < 0
+ * at the step's start) that the gap after the step, to first order
+ * gap + dt nu_n+ + dt (W_nn Delta)_k, be at least -(1 - gain) d_k for a
+ * penetration d_k = -gap > 0 (removed at most at max_correction_velocity)
+ * and at least 0 otherwise: the frictionless MLCP
+ *   w = W_nn Delta + c >= 0,  Delta >= 0,  w . Delta = 0   (normal rows)
+ *   w = W_bb p + W_bn Delta = 0                            (closure rows, p free)
+ * on the group's W restricted to its closure and normal rows, with
+ *   c_k = nu_n+,k - min(gain d_k / dt, max_correction_velocity)  for gap_k < 0,
+ *   c_k = nu_n+,k + gap_k / dt                                  otherwise.
+ * The pseudo-impulses [p; Delta] move q by dt M^{-1} (G_b^T p + G_n^T Delta)
+ * and leave qd+ alone.
+ *  - mcd_contact_correction_begin: the rows' velocities nu+ = G qd+ (O(N),
+ *    only when some contact penetrates); *needed = 0 when none does (the
+ *    rest is then skipped) and clears the pseudo-impulses;
+ *  - mcd_contact_group_correction_mlcp: group g's MLCP (n = 0 when none of
+ *    its contacts penetrates), pointing into the workspace (valid until
+ *    the next problem is asked for); unknowns: its closure rows, then one
+ *    normal row per contact in group order;
+ *  - mcd_contact_group_take_correction: records its solution z;
+ *  - mcd_contact_correction_displacement: delta = dt M^{-1} (G^T
+ *    pseudo-impulses) (nv, O(N)), the tangent displacement for
+ *    mcd_integrate(m, q, delta, 1, q). */
+mcd_status mcd_contact_correction_begin(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
+                                        const double *qd_plus, const mcd_contact_point *contacts,
+                                        int *needed);
+mcd_status mcd_contact_group_correction_mlcp(mcd_contact_ws *ws, int g,
+                                             const mcd_contact_point *contacts,
+                                             const mcd_contact_options *opt, mcd_mlcp *out);
+mcd_status mcd_contact_group_take_correction(mcd_contact_ws *ws, int g, const double *z);
+mcd_status mcd_contact_correction_displacement(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws,
+                                               double *delta);
 
 /* Joint limits as frictionless contacts (docs/scenarios.md, "Joint
  * limits"): for every revolute or prismatic hinge with position limits

@@ -45,6 +45,11 @@ typedef enum mcd_penetration_method {
     MCD_PENETRATION_VELOCITY, /* "velocity": the normal velocity target after the step is
                                  min(gain d / dt, max_velocity) instead of 0 (Baumgarte-like,
                                  a fraction gain of the depth removed per step) */
+    MCD_PENETRATION_POSITION, /* "position": split correction; the velocity step gets no
+                                 penetration target, and a frictionless position step then
+                                 moves q (not qd) to remove the fraction gain of the depth,
+                                 at most max_velocity dt per step (contact.h,
+                                 position_correction) */
     MCD_PENETRATION_METHOD_COUNT
 } mcd_penetration_method;
 
@@ -80,8 +85,8 @@ typedef struct mcd_contact_settings {
     double direction_angle;             /* fixed mode: angle of the first direction from the
                                            contact frame's f axis [rad] (default 0) */
     mcd_impact_law impact_law;          /* newton | maxdiss | stronge (default stronge) */
-    mcd_penetration_method penetration; /* default velocity */
-    double penetration_gain;            /* in [0, 1] (default 0.2) */
+    mcd_penetration_method penetration; /* default position */
+    double penetration_gain;            /* in [0, 1], (0, 1] with position (default 0.2) */
     double penetration_max_velocity;    /* [m/s], >= 0 (default 1) */
     int max_points;                     /* contact.max_points: most contact points a step may
                                            have, in [1, 1e7]; 0 (default): the simulator's

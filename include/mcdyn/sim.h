@@ -172,6 +172,12 @@ mcd_data *mcd_sim_data(mcd_sim *s);
  * it was and the message is in mcd_sim_error(s). */
 mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats);
 
+/* The position correction of the last step (nv entries, tangent
+ * coordinates as mcd_integrate's velocity times dt): q+ = (q- (+) dt qd+)
+ * (+) delta with the split correction (contact.h, position_correction);
+ * all zero without it or when nothing penetrated. */
+const double *mcd_sim_position_correction(const mcd_sim *s);
+
 /* The contacts of the last step (their points, frames and impulses). */
 int mcd_sim_ncontacts(const mcd_sim *s);
 const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k);

@@ -44,6 +44,8 @@ struct mcd_contact_ws {
     double *fc_q;         /* per row: nu_free with the normal targets folded in */
     double *impulse;      /* per row: [p_b; (F_n, F_f, F_o) per contact] */
     double *prior;        /* per row: impact impulse added before the solve (contact_impact.c) */
+    double *nu_plus;      /* per row: G qd+ after the velocity update (contact_correction.c) */
+    double *corr;         /* per row: pseudo-impulses of the position correction */
     double *out_impulse;  /* 3 per contact: (F_f, F_o, F_n) */
     double *out_velocity; /* 3 per contact: (nu_f, nu_o, nu_n) before the step */
     double *F_pts;        /* 6 per point */
@@ -90,6 +92,20 @@ void mcd_contact_roots(const mcd_model *m, int *root);
  * -1 on every root (as left by the previous call). */
 int mcd_contact_partition(mcd_contact_groups *g, int nrows, const mcd_osc_point *pts,
                           const int *row_pa, const int *row_pb, int *row_group);
+
+/* Row values c . (V_A - V_B) of the step's rows for the joint velocities
+ * qd (kinematics of the set-up in d; contact_setup.c). */
+mcd_status mcd_contact_row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                      const double *qd, double *out);
+
+/* Q^T of the per-row values rows (nrows) into the per-point forces F_pts,
+ * then M^{-1} of them into dqd (nv), O(N) (contact_problem.c). */
+mcd_status mcd_contact_apply_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                  const double *rows, double *dqd);
+
+/* The position correction's MLCP buffers for the step's largest group,
+ * grown in the set-up as the other group blocks (contact_correction.c). */
+mcd_status mcd_contact_correction_reserve(mcd_contact_ws *w);
 
 /* The whole W (nrows^2) from the groups' blocks, zero between groups. */
 mcd_status mcd_contact_assemble_whole(mcd_contact_ws *w);

@@ -254,14 +254,13 @@ mcd_status mcd_contact_group_take_mlcp(mcd_contact_ws *w, int g, const double *z
     return w && g >= 0 ? take_mlcp(w, g, z) : MCD_ERR_ARG;
 }
 
-mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
-                                       double *qd_out)
+mcd_status mcd_contact_apply_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                  const double *rows, double *dqd)
 {
-    if (!m || !d || !w || !qd_out) return MCD_ERR_ARG;
     const int r = (int)w->rows;
     memset(w->F_pts, 0, (size_t)r * w->npts * sizeof *w->F_pts);
-    for (int i = 0; i < w->nrows; i++) { /* Q^T impulse, per point */
-        const double *a = w->coef + 6 + i * 6 - r, p = w->impulse[i];
+    for (int i = 0; i < w->nrows; i++) { /* Q^T rows, per point */
+        const double *a = w->coef + 6 + i * 6 - r, p = rows[i];
         double *fa = w->F_pts + (size_t)r * w->row_pa[i];
         for (int j = 0; j < r; j++) fa[j] += p * a[j];
         if (w->row_pb[i] >= 0) {
@@ -269,7 +268,14 @@ mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_cont
             for (int j = 0; j < r; j++) fb[j] -= p * a[j];
         }
     }
-    mcd_status s = mcd_osc_apply(m, d, w->npts, w->pts, w->rows, w->F_pts, w->dq);
+    return mcd_osc_apply(m, d, w->npts, w->pts, w->rows, w->F_pts, dqd);
+}
+
+mcd_status mcd_contact_velocity_update(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                       double *qd_out)
+{
+    if (!m || !d || !w || !qd_out) return MCD_ERR_ARG;
+    mcd_status s = mcd_contact_apply_rows(m, d, w, w->impulse, w->dq);
     if (s != MCD_OK) return s;
     for (int i = 0; i < m->nv; i++) qd_out[i] = w->qd_free[i] + w->dq[i];
     return MCD_OK;

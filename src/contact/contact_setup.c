@@ -23,6 +23,11 @@ static mcd_status check_contacts(const mcd_model *m, mcd_data *d, const mcd_cont
     if (!(o->penetration_gain >= 0) || !(o->max_correction_velocity >= 0) ||
         !(o->restitution_velocity >= 0) || !isfinite(o->direction_angle))
         return mcd_fail(&d->err, MCD_ERR_ARG, "invalid contact options");
+    if (o->position_correction && !(o->penetration_gain <= 1))
+        return mcd_fail(&d->err, MCD_ERR_ARG,
+                        "penetration_gain = %g: the position correction removes a fraction in "
+                        "[0, 1] of a penetration",
+                        o->penetration_gain);
     for (int k = 0; k < nc; k++) {
         const mcd_contact_point *p = &c[k];
         if (p->body_a < 0 || p->body_a >= m->nbody || p->body_b < -1 || p->body_b >= m->nbody ||
@@ -123,9 +128,8 @@ static void build_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, int n
     w->rows = angular ? MCD_OSC_SPATIAL : MCD_OSC_LINEAR;
 }
 
-/* Row values c . (V_A - V_B) for the joint velocities qd. */
-static mcd_status row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
-                                 const double *qd, double *out)
+mcd_status mcd_contact_row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                      const double *qd, double *out)
 {
     mcd_status s = mcd_osc_velocities(m, d, qd, w->npts, w->pts, MCD_OSC_SPATIAL, w->pt_vel);
     if (s != MCD_OK) return s;
@@ -233,12 +237,19 @@ static mcd_status group_compliance(const mcd_model *m, mcd_data *d, mcd_contact_
 
 /* nu_n+ >= max(-e nu_n-, b): the target folded into the normal row; the
  * penetration branch of b for every point of a manifold that penetrates
- * anywhere (docs/contact.md, "Manifolds"). */
+ * anywhere (docs/contact.md, "Manifolds"), 0 when the position step removes
+ * the penetration instead ("Split correction"). */
+static double penetration_target(const mcd_contact_point *c, double dt,
+                                 const mcd_contact_options *o)
+{
+    if (o->position_correction) return 0.0;
+    return fmin(o->penetration_gain * -c->gap / dt, o->max_correction_velocity);
+}
+
 static double normal_target(const mcd_contact_point *c, int penetrating, double nu_n, double dt,
                             const mcd_contact_options *o)
 {
-    double b = penetrating ? fmin(o->penetration_gain * -c->gap / dt, o->max_correction_velocity)
-                           : -c->gap / dt;
+    double b = penetrating ? penetration_target(c, dt, o) : -c->gap / dt;
     int closes = !o->no_restitution && nu_n < -o->restitution_velocity && c->gap + nu_n * dt < 0;
     return closes ? fmax(-c->restitution * nu_n, b) : b;
 }
@@ -276,9 +287,11 @@ mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
     for (int i = 0; i < m->nv; i++) w->qd_free[i] = qd[i] + dt * w->dq[i];
     build_rows(m, d, w, nc, c);
     if ((s = group_compliance(m, d, w)) != MCD_OK ||
-        (s = row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
-        (s = row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
+        (s = mcd_contact_row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
+        (s = mcd_contact_row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
         return s;
+    if (o.position_correction && mcd_contact_correction_reserve(w) != MCD_OK)
+        return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory for the position correction");
     memcpy(w->fc_q, w->nu_free, (size_t)w->nrows * sizeof *w->fc_q);
     for (int k = 0, end = 0, penetrating = 0; k < nc; k++) {
         const int row = w->nb + 3 * k;

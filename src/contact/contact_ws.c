@@ -35,7 +35,7 @@ void mcd_contact_ws_free(mcd_contact_ws *w)
     if (!w) return;
     free(w->pts), free(w->row_pa), free(w->row_pb), free(w->coef), free(w->pt_vel);
     free(w->nu_minus), free(w->nu_free), free(w->qd_free), free(w->frame), free(w->theta);
-    free(w->mu), free(w->fc_q), free(w->impulse), free(w->prior);
+    free(w->mu), free(w->fc_q), free(w->impulse), free(w->prior), free(w->nu_plus), free(w->corr);
     free(w->out_impulse), free(w->out_velocity), free(w->F_pts), free(w->dq);
     free(w->grp.root), free(w->grp.uf), free(w->grp.group_of), free(w->grp.touched);
     free(w->row_group), free(w->order), free(w->g_start), free(w->g_nb), free(w->g_c0),
@@ -71,6 +71,7 @@ static int allocate(mcd_contact_ws *w, const mcd_model *m)
     w->nu_minus = malloc(nr * sizeof *w->nu_minus), w->nu_free = malloc(nr * sizeof *w->nu_free);
     w->fc_q = malloc(nr * sizeof *w->fc_q), w->g_q = malloc(nr * sizeof *w->g_q);
     w->impulse = malloc(nr * sizeof *w->impulse), w->prior = malloc(nr * sizeof *w->prior);
+    w->nu_plus = malloc(nr * sizeof *w->nu_plus), w->corr = malloc(nr * sizeof *w->corr);
     w->qd_free = malloc(nv * sizeof *w->qd_free), w->dq = malloc(nv * sizeof *w->dq);
     w->frame = malloc(9 * nc * sizeof *w->frame), w->mu = malloc(nc * sizeof *w->mu);
     w->theta = malloc(nf * nc * sizeof *w->theta),
@@ -90,10 +91,11 @@ static int allocate(mcd_contact_ws *w, const mcd_model *m)
     w->g_pa = malloc(nr * sizeof *w->g_pa), w->g_pb = malloc(nr * sizeof *w->g_pb);
     if (!w->pts || !w->gpts || !w->row_pa || !w->row_pb || !w->coef || !w->g_coef || !w->pt_vel ||
         !w->F_pts || !w->nu_minus || !w->nu_free || !w->fc_q || !w->g_q || !w->impulse ||
-        !w->prior || !w->qd_free || !w->dq || !w->frame || !w->mu || !w->theta || !w->g_theta ||
-        !w->g_mu || !w->out_impulse || !w->out_velocity || !w->grp.root || !w->grp.uf ||
-        !w->grp.group_of || !w->grp.touched || !w->row_group || !w->order || !w->g_start ||
-        !w->g_nb || !w->g_c0 || !w->g_W0 || !w->pt_local || !w->g_pa || !w->g_pb || !w->g_work)
+        !w->prior || !w->nu_plus || !w->corr || !w->qd_free || !w->dq || !w->frame || !w->mu ||
+        !w->theta || !w->g_theta || !w->g_mu || !w->out_impulse || !w->out_velocity ||
+        !w->grp.root || !w->grp.uf || !w->grp.group_of || !w->grp.touched || !w->row_group ||
+        !w->order || !w->g_start || !w->g_nb || !w->g_c0 || !w->g_W0 || !w->pt_local || !w->g_pa ||
+        !w->g_pb || !w->g_work)
         return 0;
     mcd_contact_roots(m, w->grp.root);
     for (int k = 0; k < m->nbody; k++) w->grp.uf[k] = w->grp.group_of[k] = -1;

@@ -13,7 +13,8 @@
 /* Names of mcd_direction_mode (contact.h) and mcd_penetration_method, in
  * enum order. */
 static const char *const direction_mode_names[] = {"aligned", "fixed"};
-static const char *const penetration_names[MCD_PENETRATION_METHOD_COUNT] = {"none", "velocity"};
+static const char *const penetration_names[MCD_PENETRATION_METHOD_COUNT] = {"none", "velocity",
+                                                                            "position"};
 
 #define CON(field) offsetof(mcd_contact_settings, field)
 static const scn_field contact_fields[] = {
@@ -48,6 +49,13 @@ static mcd_status parse_penetration(const scn_ctx *c, const scn_at *map, mcd_con
         st = scn_choice(c, &at, penetration_names, MCD_PENETRATION_METHOD_COUNT, &v);
         if (st == MCD_OK) s->penetration = (mcd_penetration_method)v;
     }
+    /* the position step removes a fraction of each depth: 0 would remove
+     * nothing while solving a problem every step (method none says so) */
+    if (st == MCD_OK && s->penetration == MCD_PENETRATION_POSITION && !(s->penetration_gain > 0))
+        st = scn_fail(c, scn_find(&pen, "gain", &at) ? &at : &pen, MCD_ERR_ARG,
+                      "gain = %g: method position needs a gain in (0, 1] (method none turns the "
+                      "correction off)",
+                      s->penetration_gain);
     return st;
 }
 

@@ -29,7 +29,7 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
     s.contact.directions = 4;
     s.contact.joint_limits = 1;
     s.contact.direction_mode = MCD_DIRECTIONS_ALIGNED;
-    s.contact.penetration = MCD_PENETRATION_VELOCITY;
+    s.contact.penetration = MCD_PENETRATION_POSITION;
     s.contact.penetration_gain = 0.2;
     s.contact.penetration_max_velocity = 1.0;
     s.solver.kind = MCD_METHOD_MNCP_PLM;

@@ -157,6 +157,7 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     o->contact.penetration_gain =
         st->contact.penetration == MCD_PENETRATION_NONE ? 0.0 : st->contact.penetration_gain;
     o->contact.max_correction_velocity = st->contact.penetration_max_velocity;
+    o->contact.position_correction = st->contact.penetration == MCD_PENETRATION_POSITION;
     return MCD_OK;
 }
 

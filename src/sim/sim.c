@@ -38,7 +38,7 @@ void mcd_sim_free(mcd_sim *s)
     mcd_data_free(s->d);
     mcd_data_free(s->controller_d);
     free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid), free(s->tau);
-    free(s->v);
+    free(s->v), free(s->correction);
     free(s);
 }
 
@@ -84,7 +84,9 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->tau = calloc(nv, sizeof *s->tau);
     /* advance()'s qd_advance: qd+ or (qd + qd+) / 2, the velocity q moves with */
     s->v = calloc(nv, sizeof *s->v);
-    if (!s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau || !s->v) {
+    s->correction = calloc(nv, sizeof *s->correction);
+    if (!s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau || !s->v ||
+        !s->correction) {
         mcd_sim_free(s);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     }
@@ -142,6 +144,10 @@ int mcd_sim_ncontacts(const mcd_sim *s)
 const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k)
 {
     return &s->contacts[k];
+}
+const double *mcd_sim_position_correction(const mcd_sim *s)
+{
+    return s->correction;
 }
 const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s)
 {
@@ -253,6 +259,7 @@ static mcd_status advance(mcd_sim *s)
     else
         memcpy(qd_advance, s->qd_new, (size_t)m->nv * sizeof *qd_advance);
     mcd_status st = mcd_integrate(m, s->q, qd_advance, s->opt.dt, s->q_new);
+    if (st == MCD_OK && s->corrected) st = mcd_integrate(m, s->q_new, s->correction, 1.0, s->q_new);
     if (st == MCD_OK && m->nclosure > 0)
         st = mcd_closure_project_position(m, s->d, s->q_new, s->opt.closure_tolerance, 20, NULL);
     if (st == MCD_OK && m->nclosure > 0)
@@ -298,10 +305,14 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     double t4 = mcd_clock_seconds();
     st.t_solve = t4 - t3;
     if (r == MCD_OK) r = mcd_contact_velocity_update(m, s->d, s->cws, s->qd_new);
+    const double t5 = mcd_clock_seconds();
+    if (r == MCD_OK && mcd_sim_corrects_positions(s)) r = mcd_sim_position_step(s, &st);
+    const double t_correction = mcd_clock_seconds() - t5;
+    st.t_solve += t_correction;
     s->d->hinge_diagonal = NULL;
     if (r == MCD_OK) r = mcd_sim_guard_check(s, &st);
     if (r == MCD_OK) r = advance(s);
-    st.t_dynamics = (t1 - t0) + (mcd_clock_seconds() - t4);
+    st.t_dynamics = (t1 - t0) + (mcd_clock_seconds() - t4) - t_correction;
     st.ncontacts = s->ncontacts;
     if (stats) *stats = st;
     if (r != MCD_OK) return r;

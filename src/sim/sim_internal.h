@@ -22,8 +22,10 @@ struct mcd_sim {
     int ncontacts;
     int cap; /* contacts the workspaces hold now, <= opt.max_contacts (sim_capacity.c) */
     double *q, *qd, *q_new, *qd_new, *q_mid, *tau, *v;
-    double *z, *u;    /* unknowns of the largest problem of the capacity */
-    double *ccp_work; /* mcd_ccp_work_size doubles of the largest problem */
+    double *correction; /* nv: the last step's position correction (sim_correction.c) */
+    int corrected;      /* the last step's correction is nonzero */
+    double *z, *u;      /* unknowns of the largest problem of the capacity */
+    double *ccp_work;   /* mcd_ccp_work_size doubles of the largest problem */
     struct mcd_sim_nslcp *nslcp;
     struct mcd_sim_maxdiss *maxdiss;
     struct mcd_sim_impact *impact;
@@ -65,6 +67,15 @@ int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r);
 
 /* The failure policy applied to the status r of a solve of method name. */
 mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, mcd_step_stats *st);
+
+/* The split penetration correction (sim_correction.c): whether the step
+ * runs it (position_correction on, a gain > 0, a method other than
+ * nslcp-*, whose compliant law is its own penetration model); the position
+ * step after the velocity update: s->correction = the displacement of the
+ * groups' frictionless MLCPs; a failure applies the failure policy and
+ * sets st->solver_status. */
+int mcd_sim_corrects_positions(const mcd_sim *s);
+mcd_status mcd_sim_position_step(mcd_sim *s, mcd_step_stats *st);
 
 /* Non-singular friction LCP (sim_nslcp.c): workspace hooks and the solve. */
 mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);

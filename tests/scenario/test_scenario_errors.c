@@ -201,6 +201,17 @@ START_TEST(out_of_range_values)
                  "key 'contact.directions': must be even", NULL);
     expect_error(FOUR_BAR "contact: {penetration: {gain: 2}}\n", MCD_ERR_ARG,
                  "key 'contact.penetration.gain'", NULL);
+    /* the position step removes a fraction in (0, 1] of each depth */
+    expect_error(FOUR_BAR "contact: {penetration: {gain: 0}}\n", MCD_ERR_ARG,
+                 "key 'contact.penetration.gain': gain = 0: method position needs a gain in "
+                 "(0, 1]",
+                 NULL);
+    expect_error(FOUR_BAR "contact: {penetration: {method: position, gain: -0.1}}\n", MCD_ERR_ARG,
+                 "key 'contact.penetration.gain'", NULL);
+    expect_error(FOUR_BAR "contact: {penetration: {method: position, gain: 1.01}}\n", MCD_ERR_ARG,
+                 "key 'contact.penetration.gain': must be in [0, 1]", NULL);
+    expect_error(FOUR_BAR "contact: {penetration: {method: position, max_velocity: -1}}\n",
+                 MCD_ERR_ARG, "key 'contact.penetration.max_velocity'", NULL);
     expect_error(FOUR_BAR "contact: {pairs: [{a: crank, b: rocker, restitution: -1}]}\n",
                  MCD_ERR_ARG, "key 'contact.pairs[0].restitution'", NULL);
     expect_error(FOUR_BAR "solver: {pfb_lambda: 0}\n", MCD_ERR_ARG,
@@ -235,8 +246,8 @@ START_TEST(bad_choices)
                  "key 'solver.on_failure'", "stop, warn-and-continue", NULL);
     expect_error(FOUR_BAR "contact: {direction_mode: random}\n", MCD_ERR_PARSE,
                  "key 'contact.direction_mode'", "aligned, fixed", NULL);
-    expect_error(FOUR_BAR "contact: {penetration: {method: position}}\n", MCD_ERR_PARSE,
-                 "key 'contact.penetration.method'", "none, velocity", NULL);
+    expect_error(FOUR_BAR "contact: {penetration: {method: sideways}}\n", MCD_ERR_PARSE,
+                 "key 'contact.penetration.method'", "none, velocity, position", NULL);
     expect_error(FOUR_BAR "closures: [{name: c, type: slider, a: {link: crank}, "
                           "b: {link: world}}]\n",
                  MCD_ERR_PARSE, "key 'closures[0].type': unknown value 'slider'",

@@ -52,7 +52,7 @@ static void check_default_contact(const mcd_contact_settings *c)
     ck_assert_int_eq(c->directions, 4);
     ck_assert_int_eq(c->direction_mode, MCD_DIRECTIONS_ALIGNED);
     ck_assert_double_eq(c->direction_angle, 0.0);
-    ck_assert_int_eq(c->penetration, MCD_PENETRATION_VELOCITY);
+    ck_assert_int_eq(c->penetration, MCD_PENETRATION_POSITION);
     ck_assert_double_eq(c->penetration_gain, 0.2);
     ck_assert_double_eq(c->penetration_max_velocity, 1.0);
     ck_assert_int_eq(c->npair, 0);

@@ -12,6 +12,8 @@ struct step_energy_ws {
     double *q0, *qd0;      /* state before the step */
     double *tau, *C, *G;   /* damping forces, bias and gravity forces at (q0, qd0) */
     double *qdd, *qd_free; /* free-motion acceleration and velocity */
+    double *M;             /* M(q), for the position correction's bound */
+    double *qdd_g;         /* -M^-1 g at q: the correction's bound */
     double e0, e_scale0;   /* E before, and its scale */
 };
 
@@ -20,7 +22,7 @@ void step_energy_ws_free(step_energy_ws *w)
     if (!w) return;
     mcd_data_free(w->d);
     free(w->q0), free(w->qd0), free(w->tau), free(w->C), free(w->G);
-    free(w->qdd), free(w->qd_free);
+    free(w->qdd), free(w->qd_free), free(w->M), free(w->qdd_g);
     free(w);
 }
 
@@ -37,8 +39,10 @@ step_energy_ws *step_energy_ws_create(const mcd_model *m)
     w->G = malloc(nv * sizeof(double));
     w->qdd = malloc(nv * sizeof(double));
     w->qd_free = malloc(nv * sizeof(double));
+    w->M = malloc(nv * nv * sizeof(double));
+    w->qdd_g = malloc(nv * sizeof(double));
     if (mcd_data_create(m, &w->d, NULL) != MCD_OK || !w->q0 || !w->qd0 || !w->tau || !w->C ||
-        !w->G || !w->qdd || !w->qd_free) {
+        !w->G || !w->qdd || !w->qd_free || !w->M || !w->qdd_g) {
         step_energy_ws_free(w);
         return NULL;
     }
@@ -124,6 +128,35 @@ static void contact_sums(mcd_sim *s, int nc, const step_energy_params *par, doub
     }
 }
 
+/* W_pos = |g|_{M^-1} |delta|_M at q, the step's start (step_energy.h):
+ * |g|_{M^-1}^2 = -g . qdd for qdd = M^-1 (0 - g), the forward dynamics at
+ * rest without forces. Overwrites w->G, w->tau and w->qd_free. */
+static mcd_status correction_bound(step_energy_ws *w, const double *delta, double *w_pos)
+{
+    const mcd_model *m = w->m;
+    const int nv = m->nv;
+    double dMd = 0.0, gMg = 0.0;
+    for (int i = 0; i < nv; i++) w->qd_free[i] = 0.0, w->tau[i] = 0.0;
+    mcd_status r = mcd_mass_matrix(m, w->d, w->q0, w->M);
+    if (r == MCD_OK) r = mcd_gravity_forces(m, w->d, w->q0, w->G);
+    if (r == MCD_OK) r = mcd_forward_dynamics(m, w->d, w->q0, w->qd_free, w->tau, NULL, w->qdd_g);
+    if (r != MCD_OK) return r;
+    for (int i = 0; i < nv; i++) {
+        gMg -= w->G[i] * w->qdd_g[i];
+        for (int j = 0; j < nv; j++) dMd += delta[i] * w->M[(size_t)i * nv + j] * delta[j];
+    }
+    *w_pos = sqrt(fmax(gMg, 0.0) * fmax(dMd, 0.0));
+    return MCD_OK;
+}
+
+/* Whether the step moved q by a position correction. */
+static int corrected(const mcd_model *m, const double *delta)
+{
+    for (int i = 0; i < m->nv; i++)
+        if (delta[i] != 0.0) return 1;
+    return 0;
+}
+
 mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats *st,
                              const step_energy_params *par, step_energy *out)
 {
@@ -131,25 +164,31 @@ mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats
     mcd_data *d = w->d;
     const double *q1 = mcd_sim_q(s), *qd1 = mcd_sim_qd(s), h = par->h;
     const int nv = m->nv, nc = st->ncontacts;
+    const double *delta = mcd_sim_position_correction(s);
+    out->w_pos = 0.0;
+    mcd_status r = corrected(m, delta) ? correction_bound(w, delta, &out->w_pos) : MCD_OK;
     damping_forces(m, w->qd0, w->tau);
-    mcd_status r = mcd_bias_forces(m, d, w->q0, w->qd0, w->C);
+    if (r == MCD_OK) r = mcd_bias_forces(m, d, w->q0, w->qd0, w->C);
     if (r == MCD_OK) r = mcd_gravity_forces(m, d, w->q0, w->G);
     if (r == MCD_OK) r = mcd_forward_dynamics(m, d, w->q0, w->qd0, w->tau, NULL, w->qdd);
     double T1, V1, T0p, V0p;
     if (r == MCD_OK) r = mcd_energy(m, d, w->q0, qd1, &T0p, &V0p); /* T(q, qd+), V(q) */
     if (r == MCD_OK) r = mcd_energy(m, d, q1, qd1, &T1, &V1);
     if (r != MCD_OK) return r;
+    /* the damping the simulator applies is implicit (sim.h): -b qd+ acts
+     * over the step, so tau^T qd+ = -b |qd+|^2 in the balance */
+    damping_forces(m, qd1, w->tau);
     out->w_round = 64.0 * m->nbody * DBL_EPSILON * fmax(w->e_scale0, energy_scale(w, T1));
     /* R_T, R_V and h tau^T qd+ (c = C - g) */
     double c_qd = 0.0, g_qd = 0.0, tau_qd = 0.0;
     for (int i = 0; i < nv; i++) {
         c_qd += (w->C[i] - w->G[i]) * qd1[i];
-        g_qd += w->G[i] * qd1[i];
+        g_qd += w->G[i] * (h * qd1[i] + delta[i]); /* g^T (h qd+ + delta) */
         tau_qd += w->tau[i] * qd1[i];
         w->qd_free[i] = w->qd0[i] + h * w->qdd[i];
     }
     out->rise = T1 + V1 - w->e0;
-    out->r_int = h * tau_qd + (T1 - T0p - h * c_qd) + (V1 - V0p - h * g_qd);
+    out->r_int = h * tau_qd + (T1 - T0p - h * c_qd) + (V1 - V0p - g_qd);
     /* M of the tolerance: |p|, |nu+| + |b|, |nu_free| + |b| at q */
     double p_sq, b_sq;
     contact_sums(s, nc, par, &out->w_corr, &p_sq, &b_sq);
@@ -166,5 +205,5 @@ mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats
 
 double step_energy_bound(const step_energy *e)
 {
-    return e->w_corr + e->w_tol + e->w_round + e->r_int;
+    return e->w_corr + e->w_pos + e->w_tol + e->w_round + e->r_int;
 }

@@ -2,7 +2,8 @@
  * contact-rich scene tests (test_scenes.c).
  *
  * A step (Mylapilli & Jain 2017, Eq. 25-26) from (q, qd) with applied
- * forces tau (the passive joint damping here) and contact impulses p is
+ * forces tau (the passive joint damping here, implicit as the simulator
+ * applies it by default: tau = -b qd+, sim.h) and contact impulses p is
  *   qd+ = qd + h M^-1 (tau - C) + M^-1 G_u^T p,   q+ = q (+) h qd+,
  * with C = c + g the bias forces (c Coriolis and centrifugal, g = dV/dq
  * gravity) at (q, qd) and G_u the contact Jacobian at q. Expanding
@@ -40,10 +41,29 @@
  * origin); each energy is good to some 10 nbody ulps, and the balance
  * combines six of them:
  *   W_round = 64 nbody DBL_EPSILON E_scale.
- * The check is E+ - E <= W_corr + W_tol + W_round + h tau^T qd+ + R_T + R_V:
- * the step's energy may rise only by the correction's work, the solver's
- * tolerance, rounding and the integrator's own remainders. Impacts are not
- * exempt: e = 0 (Newton's law, perfectly inelastic) only removes energy. */
+ * The position correction (split scheme, contact.h position_correction):
+ * the velocity step has no penetration target (b_k = 0 for a penetration,
+ * so W_corr = 0), and afterwards q+ = q' (+) delta, q' = q (+) h qd+, with
+ * delta = h M^-1 G_n^T Delta and qd+ unchanged. The balance above holds for
+ * the whole step with R_T taken to q+ (the kinetic energy's dependence on
+ * q, qd+ held) and R_V = V(q+) - V(q) - g^T (h qd+ + delta), the second-
+ * order remainder of both displacements, computed as before; what is left
+ * of the correction is its first-order work g^T delta (g = dV/dq at q,
+ * uniform gravity), and Cauchy-Schwarz in the metric M(q) gives
+ *   g^T delta <= |g|_{M^-1} |delta|_M = W_pos,
+ * |delta|_M^2 = h^2 Delta^T W_nn Delta = h^2 sum_k Delta_k s_k by
+ * complementarity (s_k the separation speed the correction asks of row k):
+ * the potential energy rises at most by lifting the weight through the
+ * removed penetration (equality for one box resting on the ground: m g
+ * gain d; Cauchy-Schwarz holds for any delta, the correction fixes its
+ * size). R_V's part from delta vanishes for bodies
+ * whose centre of mass is their link origin (the boxes, balls), V linear
+ * in q there.
+ * The check is E+ - E <= W_corr + W_pos + W_tol + W_round + h tau^T qd+ +
+ * R_T + R_V: the step's energy may rise only by the correction's work, the
+ * solver's tolerance, rounding and the integrator's own remainders. Impacts
+ * are not exempt: e = 0 (Newton's law, perfectly inelastic) only removes
+ * energy. */
 #ifndef MCDYN_TESTS_STEP_ENERGY_H
 #define MCDYN_TESTS_STEP_ENERGY_H
 
@@ -53,6 +73,7 @@
 typedef struct step_energy {
     double rise;    /* E+ - E [J] */
     double w_corr;  /* work of the penetration correction, sum F_n max(b, 0) [J] */
+    double w_pos;   /* the position correction's bound |g|_{M^-1} |delta|_M [J] */
     double w_tol;   /* the solver tolerance's allowance [J] */
     double w_round; /* rounding [J] */
     double r_int;   /* h tau^T qd+ + R_T + R_V, the integrator's remainders [J] */
@@ -79,7 +100,7 @@ typedef struct step_energy_params {
 mcd_status step_energy_after(step_energy_ws *w, mcd_sim *s, const mcd_step_stats *st,
                              const step_energy_params *par, step_energy *out);
 
-/* The allowance: w_corr + w_tol + w_round + r_int. */
+/* The allowance: w_corr + w_pos + w_tol + w_round + r_int. */
 double step_energy_bound(const step_energy *e);
 
 #endif

@@ -84,7 +84,9 @@ static step_energy_params energy_params(const mcd_scenario_settings *st)
 {
     step_energy_params p;
     p.h = st->dt;
-    p.gain = st->contact.penetration == MCD_PENETRATION_NONE ? 0.0 : st->contact.penetration_gain;
+    /* velocity targets only with the velocity method (position: b = 0) */
+    p.gain =
+        st->contact.penetration == MCD_PENETRATION_VELOCITY ? st->contact.penetration_gain : 0.0;
     p.max_velocity = st->contact.penetration_max_velocity;
     p.tol = st->solver.opts.tol;
     return p;
@@ -128,9 +130,10 @@ static void check_energy(scene_run *r, const mcd_step_stats *st)
     ck_assert_int_eq(step_energy_after(r->energy, r->sim, st, &r->par, &e), MCD_OK);
     ck_assert_msg(e.rise <= step_energy_bound(&e),
                   "%s, t = %.4f: the energy rose by %.3e J, more than the %.3e J allowed "
-                  "(correction %.3e, tolerance %.3e, rounding %.3e, integrator %.3e; %d contacts)",
+                  "(correction %.3e, position %.3e, tolerance %.3e, rounding %.3e, integrator "
+                  "%.3e; %d contacts)",
                   r->sc->name, mcd_sim_time(r->sim), e.rise, step_energy_bound(&e), e.w_corr,
-                  e.w_tol, e.w_round, e.r_int, st->ncontacts);
+                  e.w_pos, e.w_tol, e.w_round, e.r_int, st->ncontacts);
 }
 
 static void check_rest(scene_run *r, const mcd_step_stats *st, int window_start)

@@ -16,10 +16,11 @@
 
 /* Allocations over the steps after a warm-up of the box landing with
  * horizontal velocity and spin; every step must succeed. */
-static long count_step_allocations(mcd_step_method method, mcd_impact_law law)
+static long count_step_allocations(mcd_step_method method, mcd_impact_law law, int position)
 {
     mcd_model *m = scene_box_model();
     mcd_sim_options o = mcd_sim_default_options();
+    o.contact.position_correction = position; /* the split correction (contact.h) */
     o.solver = method;
     o.solver_opts = mcd_step_method_default_opts(method);
     o.impact_law = law;
@@ -51,16 +52,20 @@ static long count_step_allocations(mcd_step_method method, mcd_impact_law law)
 START_TEST(steps_do_not_allocate)
 {
     const mcd_step_method method = (mcd_step_method)_i;
-    ck_assert_msg(count_step_allocations(method, MCD_IMPACT_NEWTON) == 0, "%s allocates",
+    ck_assert_msg(count_step_allocations(method, MCD_IMPACT_NEWTON, 0) == 0, "%s allocates",
                   mcd_step_method_name(method));
+    ck_assert_msg(count_step_allocations(method, MCD_IMPACT_NEWTON, 1) == 0,
+                  "%s with the position correction allocates", mcd_step_method_name(method));
 }
 END_TEST
 
 START_TEST(impact_laws_do_not_allocate)
 {
     const mcd_impact_law law = (mcd_impact_law)_i;
-    ck_assert_msg(count_step_allocations(MCD_METHOD_MNCP_PLM, law) == 0, "impact law %s allocates",
-                  mcd_impact_law_name(law));
+    ck_assert_msg(count_step_allocations(MCD_METHOD_MNCP_PLM, law, 0) == 0,
+                  "impact law %s allocates", mcd_impact_law_name(law));
+    ck_assert_msg(count_step_allocations(MCD_METHOD_MNCP_PLM, law, 1) == 0,
+                  "impact law %s with the position correction allocates", mcd_impact_law_name(law));
 }
 END_TEST
 
@@ -89,12 +94,17 @@ static const mcd_step_method grouped_methods[] = {
     MCD_METHOD_MNCP_RLM,     MCD_METHOD_MNCP_PLM,     MCD_METHOD_CCP_PGS,
     MCD_METHOD_CCP_APGD,     MCD_METHOD_MAXDISS_BGS,  MCD_METHOD_CCP_ADMM};
 
+#define NGROUPED ((int)(sizeof grouped_methods / sizeof *grouped_methods))
+
+/* _i < NGROUPED: the method's velocity targets; from NGROUPED on, the same
+ * methods with the position correction (the boxes start 0.1 mm deep). */
 START_TEST(steps_after_growth_do_not_allocate)
 {
-    const mcd_step_method method = grouped_methods[_i];
+    const mcd_step_method method = grouped_methods[_i % NGROUPED];
     const int n = 20;
     mcd_model *m = box_grid_model(n);
     mcd_sim_options o = mcd_sim_default_options();
+    o.contact.position_correction = _i >= NGROUPED;
     o.solver = method;
     o.solver_opts = mcd_step_method_default_opts(method);
     o.on_failure = MCD_ON_FAILURE_WARN;
@@ -130,8 +140,7 @@ int main(void)
     tcase_add_loop_test(tc, steps_do_not_allocate, 0, MCD_METHOD_COUNT);
     tcase_add_loop_test(tc, impact_laws_do_not_allocate, 0, MCD_IMPACT_LAW_COUNT);
     tcase_add_test(tc, counter_sees_library_allocations);
-    tcase_add_loop_test(tc, steps_after_growth_do_not_allocate, 0,
-                        (int)(sizeof grouped_methods / sizeof *grouped_methods));
+    tcase_add_loop_test(tc, steps_after_growth_do_not_allocate, 0, 2 * NGROUPED);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
