@@ -1,6 +1,9 @@
 /* mcdyn — command-line entry point: dispatches to the subcommands. */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -42,8 +45,23 @@ static int checked_stdout(int code)
     return code ? code : 1;
 }
 
+/* One BLAS thread unless the user chose (OPENBLAS_NUM_THREADS or
+ * OMP_NUM_THREADS set): mcdyn's LAPACK calls are on problems of tens to a
+ * few hundred unknowns, where OpenBLAS's threads only add synchronisation,
+ * and on a loaded machine they spin against the other processes (measured:
+ * `mcdyn sim models/box_tower.yaml` at load 20, 296 s with OpenBLAS's
+ * default threads, 17 s with one). The benchmarks of docs/performance.md
+ * use one thread for both engines. */
+static void blas_single_threaded(void)
+{
+    if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS")) return;
+    void (*set_threads)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (set_threads) set_threads(1);
+}
+
 int main(int argc, char **argv)
 {
+    blas_single_threaded();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -34,6 +34,9 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
 /* iterations per rho rung of the NSN stages of mncp-plm's chain: on singular
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
+/* The workspace vector in which a stage keeps the chain's best point: one
+ * that neither mncp-nsn nor mncp-fixpoint (vectors 8-13) uses. */
+#define CHAIN_KEEP_SLOT 14
 
 static int kind_valid(mcd_solver_kind k)
 {
@@ -362,7 +365,7 @@ static int has_box_row(const mcd_mlcp *p)
 static mcd_status lemke_stage(const mcd_solver_ws *ws, const mcd_mlcp *p, const mcd_solver_opts *o,
                               double *z, mcd_solver_stats *stats)
 {
-    double *keep = mcd_ws_vec(ws, 12), best = stats->error;
+    double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT), best = stats->error;
     memcpy(keep, z, (size_t)p->n * sizeof *z);
     mcd_solver_opts lo = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
     lo.tol = o->tol;
@@ -406,7 +409,7 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
                             int warm, double *r, double *u, mcd_solver_stats *stats)
 {
     int n = mcd_fc3d_size(p);
-    double *keep = mcd_ws_vec(ws, 12), best = stats->error;
+    double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT), best = stats->error;
     memcpy(keep, r, (size_t)n * sizeof *r);
     mcd_solver_opts no = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
     no.tol = o->tol;
@@ -424,6 +427,48 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     }
     stats->error = e;
     return e <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+}
+
+/* One run of mncp-fixpoint from r (warm) or from zero, in r and u; the
+ * better of its result and the point kept in keep (error best) is left in
+ * r, u and returned as its error. */
+static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
+                           int warm, const double *keep, double best, double *r, double *u,
+                           mcd_solver_stats *stats)
+{
+    int n = mcd_fc3d_size(p);
+    mcd_solver_opts fo = mcd_solver_default_opts(MCD_SOLVER_MNCP_FIXPOINT);
+    fo.tol = o->tol;
+    fo.warm_start = warm;
+    mcd_solver_stats fs = {0};
+    mcd_error ignored = {0}; /* a failed stage is not an error of the chain */
+    mcd_solve_fc3d_fixed_point(ws, p, &fo, r, u, &fs, &ignored);
+    stats->stages++;
+    stats->iterations += fs.iterations;
+    double e = mcd_fc3d_error(p, r, u);
+    if (e < best) return e;
+    memcpy(r, keep, (size_t)n * sizeof *r);
+    mcd_dense_matvec(n, p->W, r, p->q, u);
+    return best;
+}
+
+/* mncp-fixpoint (fc3d_fixed_point.h) as the last stages of mncp-plm's
+ * chain: from zero, then from the best point so far; a result is kept
+ * only if its error is lower. It is the slowest stage (ADMM on a sequence
+ * of cone QPs), so it runs only where every local method has failed. On
+ * the captured A1-study steps that the rest of the chain fails, each start
+ * solves steps the other does not (docs/solvers.md, "The A1 study"). */
+static mcd_status fixpoint_stage(const mcd_solver_ws *ws, const mcd_fc3d *p,
+                                 const mcd_solver_opts *o, double *r, double *u,
+                                 mcd_solver_stats *stats)
+{
+    int n = mcd_fc3d_size(p);
+    double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT);
+    for (int warm = 0; warm <= 1 && stats->error > o->tol; warm++) {
+        memcpy(keep, r, (size_t)n * sizeof *r);
+        stats->error = fixpoint_run(ws, p, o, warm, keep, stats->error, r, u, stats);
+    }
+    return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
 /* The active-set polish (fc3d_polish.h) of the point in r, u = W r + q
@@ -475,7 +520,8 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     if (nsn_stage(ws, p, o, 0, r, u, stats) == MCD_OK) return MCD_OK;
     if (proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     stats->error = mcd_fc3d_error(p, r, u);
-    return polish_stage(ws, p, o, r, u, stats);
+    if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    return fixpoint_stage(ws, p, o, r, u, stats);
 }
 
 /* Message for the statuses an algorithm returns without one. */
