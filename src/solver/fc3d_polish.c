@@ -444,3 +444,20 @@ int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, doubl
     }
     return improved + block_passes(p, tol, w, r, u, error, v_sep);
 }
+
+mcd_polish_ws mcd_polish_ws_lend(const mcd_solver_ws *ws)
+{
+    return (mcd_polish_ws){.A = ws->mat1,
+                           .U = ws->mat2,
+                           .VT = ws->mat3,
+                           .sigma = mcd_ws_vec(ws, 4),
+                           .work = ws->lwork,
+                           .lwork = ws->lwork_len,
+                           .col = mcd_ws_ivec(ws, 1),
+                           .mode = mcd_ws_ivec(ws, 2),
+                           .s = mcd_ws_vec(ws, 0),
+                           .rhs = mcd_ws_vec(ws, 1),
+                           .y = mcd_ws_vec(ws, 5),
+                           .r_try = mcd_ws_vec(ws, 2),
+                           .u_try = mcd_ws_vec(ws, 3)};
+}

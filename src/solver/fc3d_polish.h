@@ -53,6 +53,7 @@
 #define MCDYN_SOLVER_FC3D_POLISH_H
 
 #include "mcdyn/problem.h"
+#include "workspace.h"
 
 typedef struct mcd_polish_ws {
     double *A, *U, *VT; /* n x n each */
@@ -65,6 +66,11 @@ typedef struct mcd_polish_ws {
     double *rhs, *y; /* n each */
     double *r_try, *u_try; /* n each */
 } mcd_polish_ws;
+
+/* The polish's arrays lent by the solver workspace: mat1-mat3, the LAPACK
+ * work array, integer vectors 1-2 and double vectors 0-5 (the chain's
+ * polish stage and mncp-fixpoint's local finish use the same slots). */
+mcd_polish_ws mcd_polish_ws_lend(const mcd_solver_ws *ws);
 
 /* Polishes r (n = nb + 3 nc) in place, u = W r + q on entry and return;
  * *error is the error of r on entry and is lowered when a pass improves

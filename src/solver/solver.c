@@ -402,6 +402,19 @@ static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     return st;
 }
 
+/* After a stage of the chain: its point r (u = W r + q) stays if its
+ * error is below best, the error of the point kept in keep; otherwise the
+ * kept point comes back into r and u. Returns the error of what r holds. */
+static double keep_better(const mcd_fc3d *p, const double *keep, double best, double *r, double *u)
+{
+    double e = mcd_fc3d_error(p, r, u);
+    if (e < best) return e;
+    int n = mcd_fc3d_size(p);
+    memcpy(r, keep, (size_t)n * sizeof *r);
+    mcd_dense_matvec(n, p->W, r, p->q, u);
+    return best;
+}
+
 /* mncp-nsn as a stage of mncp-plm's chain, warm-started from the best
  * point so far (in r) or started from zero (cold), with NSN_STAGE_ITER
  * iterations per rung; its result is kept only if its error is lower. */
@@ -419,14 +432,8 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     solve_fc3d_nsn(ws, p, &no, r, u, &ns);
     stats->stages++;
     stats->iterations += ns.iterations;
-    double e = mcd_fc3d_error(p, r, u);
-    if (!(e < best)) {
-        memcpy(r, keep, (size_t)n * sizeof *r);
-        mcd_dense_matvec(n, p->W, r, p->q, u);
-        e = best;
-    }
-    stats->error = e;
-    return e <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+    stats->error = keep_better(p, keep, best, r, u);
+    return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
 /* One run of mncp-fixpoint from r (warm) or from zero, in r and u; the
@@ -436,7 +443,6 @@ static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd
                            int warm, const double *keep, double best, double *r, double *u,
                            mcd_solver_stats *stats)
 {
-    int n = mcd_fc3d_size(p);
     mcd_solver_opts fo = mcd_solver_default_opts(MCD_SOLVER_MNCP_FIXPOINT);
     fo.tol = o->tol;
     fo.warm_start = warm;
@@ -445,11 +451,7 @@ static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd
     mcd_solve_fc3d_fixed_point(ws, p, &fo, r, u, &fs, &ignored);
     stats->stages++;
     stats->iterations += fs.iterations;
-    double e = mcd_fc3d_error(p, r, u);
-    if (e < best) return e;
-    memcpy(r, keep, (size_t)n * sizeof *r);
-    mcd_dense_matvec(n, p->W, r, p->q, u);
-    return best;
+    return keep_better(p, keep, best, r, u);
 }
 
 /* mncp-fixpoint (fc3d_fixed_point.h) as the last stages of mncp-plm's
@@ -477,19 +479,7 @@ static mcd_status fixpoint_stage(const mcd_solver_ws *ws, const mcd_fc3d *p,
 static mcd_status polish_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
                                double *r, double *u, mcd_solver_stats *stats)
 {
-    mcd_polish_ws w = {.A = ws->mat1,
-                       .U = ws->mat2,
-                       .VT = ws->mat3,
-                       .sigma = mcd_ws_vec(ws, 4),
-                       .work = ws->lwork,
-                       .lwork = ws->lwork_len,
-                       .col = mcd_ws_ivec(ws, 1),
-                       .mode = mcd_ws_ivec(ws, 2),
-                       .s = mcd_ws_vec(ws, 0),
-                       .rhs = mcd_ws_vec(ws, 1),
-                       .y = mcd_ws_vec(ws, 5),
-                       .r_try = mcd_ws_vec(ws, 2),
-                       .u_try = mcd_ws_vec(ws, 3)};
+    mcd_polish_ws w = mcd_polish_ws_lend(ws);
     stats->stages++;
     stats->iterations += mcd_fc3d_polish(p, o->tol, &w, r, u, &stats->error);
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
