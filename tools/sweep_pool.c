@@ -1,9 +1,31 @@
 /* The queue of cases and the thread pool (tools/sweep_pool.h). */
 #include "sweep_pool.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* splitmix64 (Steele, Lea, Flood 2014): the next number of the sequence
+ * whose state is *x. */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Puts the n cases in the order of a Fisher-Yates shuffle seeded by seed. */
+static void shuffle(long *cases, long n, uint64_t seed)
+{
+    for (long k = n - 1; k > 0; k--) {
+        long j = (long)(splitmix64(&seed) % (uint64_t)(k + 1));
+        long t = cases[k];
+        cases[k] = cases[j];
+        cases[j] = t;
+    }
+}
 
 void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress)
 {
@@ -16,6 +38,7 @@ void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress)
     if (!q->pending) abort(); /* the command cannot go on without memory */
     for (long i = 0; i < n; i++)
         if (!summary->row[i]) q->pending[q->npending++] = i;
+    shuffle(q->pending, q->npending, summary->sp->fingerprint);
 }
 
 void sweep_queue_free(sweep_queue *q)

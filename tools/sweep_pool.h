@@ -2,7 +2,15 @@
  * the threads of a pool on this process (--jobs N) and, under MPI, a few
  * at a time to the other ranks (sweep_mpi.h). Whoever finishes a case
  * takes the next one, so slow cases do not idle the others. The rows go
- * into the summary as they come. */
+ * into the summary as they come.
+ *
+ * The cases are handed out in a shuffled order (a fixed permutation seeded
+ * by the sweep's fingerprint), not in case order: the cost of a case
+ * follows its parameters, and in case order the costly corner of a grid
+ * (e.g. the largest friction coefficients, where a robot's drop ends on
+ * its trunk) comes last, where one long case leaves the other threads
+ * idle (docs/scale-out.md, "Order of the cases"). The rows, and so the
+ * summary, do not depend on the order. */
 #ifndef MCDYN_TOOLS_SWEEP_POOL_H
 #define MCDYN_TOOLS_SWEEP_POOL_H
 
@@ -17,7 +25,7 @@
 typedef struct sweep_queue {
     pthread_mutex_t lock;
     sweep_summary *summary;
-    long *pending; /* the cases not in the summary yet, in case order */
+    long *pending; /* the cases not in the summary yet, in hand-out order */
     long npending, next;
     long failed; /* rows whose case did not complete */
     int error;   /* the journal could not be written: no case is handed out any more */
