@@ -1,7 +1,10 @@
 /* One step's contact set-up (include/mcdyn/contact.h): free motion, nodes
  * and rows (Q_b of the closures, Q_u of the contacts), Lambda by the O(N)
  * recursion, W = X Lambda X^T, free velocities and the normal-row targets. */
+#include "contact_setup.h"
+
 #include "../dynamics/closure_internal.h"
+#include "../dynamics/dynamics_internal.h"
 #include "../dynamics/osc_internal.h"
 #include "contact_internal.h"
 
@@ -274,14 +277,46 @@ static void directions(mcd_contact_ws *w, int k, const mcd_contact_options *o)
     for (int j = 0; j < o->nf; j++) w->theta[w->max_nf * k + j] = first + 2.0 * M_PI * j / o->nf;
 }
 
+/* The free acceleration dq = M^{-1} (tau - b) by mcd_forward_dynamics, or,
+ * when the kinematics of q are already in d, by its passes after the
+ * kinematics pass (dynamics_internal.h), in the same order: the same dq,
+ * the same articulated-body factorization left in d. */
+static mcd_status free_acceleration(const mcd_model *m, mcd_data *d, const double *q,
+                                    const double *qd, const double *tau, int kinematics_done,
+                                    double *dq)
+{
+    if (!kinematics_done) return mcd_forward_dynamics(m, d, q, qd, tau, NULL, dq);
+    mcd_status s = mcd_check_vector_nv(m, d, "qd", qd);
+    if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "tau", tau);
+    if (s == MCD_OK) {
+        mcd_velocity_pass(m, d, qd, 1);
+        s = mcd_aba_inertia_pass(m, d);
+    }
+    if (s != MCD_OK) return s;
+    d->factor_valid = 1;
+    double a_world[6];
+    mcd_gravity_acceleration(m, a_world);
+    mcd_aba_bias_pass(m, d, tau, 1);
+    mcd_aba_accel_pass(m, d, a_world, 1, dq);
+    return MCD_OK;
+}
+
 mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
                              const double *qd, const double *tau, double dt, int nc,
                              const mcd_contact_point *c, const mcd_contact_options *opt)
 {
+    return mcd_contact_setup_at(m, d, w, q, qd, tau, dt, nc, c, opt, 0);
+}
+
+mcd_status mcd_contact_setup_at(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
+                                const double *qd, const double *tau, double dt, int nc,
+                                const mcd_contact_point *c, const mcd_contact_options *opt,
+                                int kinematics_done)
+{
     if (!m || !d || !w) return MCD_ERR_ARG;
     mcd_contact_options o = opt ? *opt : mcd_contact_default_options();
     mcd_status s = check_contacts(m, d, w, dt, nc, c, &o);
-    if (s == MCD_OK) s = mcd_forward_dynamics(m, d, q, qd, tau, NULL, w->dq);
+    if (s == MCD_OK) s = free_acceleration(m, d, q, qd, tau, kinematics_done, w->dq);
     if (s != MCD_OK) return s;
     w->nc = nc, w->nf = o.nf, w->dt = dt;
     for (int i = 0; i < m->nv; i++) w->qd_free[i] = qd[i] + dt * w->dq[i];
