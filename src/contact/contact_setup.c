@@ -322,8 +322,8 @@ mcd_status mcd_contact_setup_at(const mcd_model *m, mcd_data *d, mcd_contact_ws 
     for (int i = 0; i < m->nv; i++) w->qd_free[i] = qd[i] + dt * w->dq[i];
     build_rows(m, d, w, nc, c);
     if ((s = group_compliance(m, d, w)) != MCD_OK ||
-        (s = mcd_contact_row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
-        (s = mcd_contact_row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
+        (s = mcd_contact_row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK ||
+        (s = mcd_contact_row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK) /* V(qd) last */
         return s;
     if (o.position_correction && mcd_contact_correction_reserve(w) != MCD_OK)
         return mcd_fail(&d->err, MCD_ERR_NOMEM, "out of memory for the position correction");

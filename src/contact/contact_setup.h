@@ -11,7 +11,10 @@
  * kinematics of q (mcd_forward_kinematics(m, d, q) or any dynamics
  * function of q, and nothing of another configuration since); q itself is
  * then neither read nor checked. kinematics_done = 0 is mcd_contact_setup.
- * Allocates nothing beyond mcd_contact_setup. */
+ * Either way its last velocity pass is of qd: on return the body
+ * velocities in d (bd[k].V) are those of qd at q, as mcd_body_velocities
+ * leaves them (the simulator's divergence guard takes T(q, qd) from them,
+ * src/sim/sim_guard.c). Allocates nothing beyond mcd_contact_setup. */
 mcd_status mcd_contact_setup_at(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
                                 const double *qd, const double *tau, double dt, int nc,
                                 const mcd_contact_point *c, const mcd_contact_options *opt,

@@ -303,6 +303,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
                                  s->contacts, &s->opt.contact, kinematics);
         if (r != MCD_OK) mcd_fail(&s->err, r, "t = %.6f: %s", s->t, mcd_data_error(s->d));
     }
+    if (r == MCD_OK) mcd_sim_guard_start(s); /* T(q_s, qd) from the set-up's body velocities */
     t3 = mcd_clock_seconds();
     st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
     if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s);

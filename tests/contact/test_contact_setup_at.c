@@ -7,7 +7,16 @@
  * velocity update of a random impulse must be the same bit for bit — the
  * same passes run in the same order on the same data, so any difference
  * is a bug, not rounding. And a check that the comparison can fail: with
- * the kinematics of another configuration left in the data, q differs. */
+ * the kinematics of another configuration left in the data, q differs.
+ *
+ * Both leave the body velocities of qd in the data (contact_setup.h), from
+ * which the simulator's divergence guard takes T- without a sweep: the
+ * kinetic energy of those velocities (mcd_kinetic_energy_of_velocities)
+ * must equal mcd_energy's T(q, qd), which makes its own kinematics and
+ * velocities. Both evaluate the same sum 1/2 sum V^T M V of the same V,
+ * so 1e-12 relative is loose; against the T of another, random qd the
+ * same comparison fails by O(1), as it would if the set-up's last pass
+ * were not of qd. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +25,7 @@
 #include "common/check_main.h"
 #include "common/random_model.h"
 #include "contact/contact_setup.h"
+#include "dynamics/energy_kinematics.h"
 #include "mcdyn/mcdyn.h"
 
 #define NC 6
@@ -111,11 +121,55 @@ START_TEST(setup_at_is_setup_bit_for_bit)
 }
 END_TEST
 
+/* |T of the body velocities in d after the set-up - T(q, qd)| / T. */
+static double energy_mismatch(const setup_case *k, int kinematics_done, const double *qd_check)
+{
+    const mcd_model *m = k->m;
+    mcd_data *d = NULL, *e = NULL;
+    mcd_contact_ws *ws = NULL;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_data_create(m, &e, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_contact_ws_create(m, d, NC, 4, &ws, NULL), MCD_OK);
+    const mcd_contact_options o = mcd_contact_default_options();
+    if (kinematics_done) ck_assert_int_eq(mcd_forward_kinematics(m, d, k->q), MCD_OK);
+    ck_assert_int_eq(
+        mcd_contact_setup_at(m, d, ws, k->q, k->qd, k->tau, 1e-3, NC, k->c, &o, kinematics_done),
+        MCD_OK);
+    const double T_setup = mcd_kinetic_energy_of_velocities(m, d);
+    double T = 0.0;
+    ck_assert_int_eq(mcd_energy(m, e, k->q, qd_check, &T, NULL), MCD_OK);
+    ck_assert(T > 0);
+    mcd_contact_ws_free(ws);
+    mcd_data_free(d);
+    mcd_data_free(e);
+    return fabs(T_setup - T) / T;
+}
+
+START_TEST(setup_leaves_the_velocities_of_qd)
+{
+    test_rng r = {20261127};
+    for (int c = 0; c < 20; c++) {
+        setup_case k = make_case(&r);
+        for (int done = 0; done <= 1; done++) {
+            const double e = energy_mismatch(&k, done, k.qd);
+            ck_assert_msg(e <= 1e-12, "case %d (kinematics_done %d): T differs by %.3g", c, done,
+                          e);
+        }
+        double *qd_other = calloc((size_t)k.m->nv, sizeof *qd_other);
+        test_random_vec(&r, qd_other, k.m->nv, 1.0);
+        ck_assert_msg(energy_mismatch(&k, 1, qd_other) > 1e-6, "case %d: the check cannot fail", c);
+        free(qd_other);
+        free_case(&k);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("contact_setup_at");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, setup_at_is_setup_bit_for_bit);
+    tcase_add_test(tc, setup_leaves_the_velocities_of_qd);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
