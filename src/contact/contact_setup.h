@@ -10,14 +10,15 @@
  * the kinematics pass of q when kinematics_done: d must then hold the
  * kinematics of q (mcd_forward_kinematics(m, d, q) or any dynamics
  * function of q, and nothing of another configuration since); q itself is
- * then neither read nor checked. kinematics_done = 0 is mcd_contact_setup.
- * Either way its last velocity pass is of qd: on return the body
- * velocities in d (bd[k].V) are those of qd at q, as mcd_body_velocities
- * leaves them (the simulator's divergence guard takes T(q, qd) from them,
- * src/sim/sim_guard.c). Allocates nothing beyond mcd_contact_setup. */
+ * then neither read nor checked. kinematics_done = 0 with kinetic = NULL
+ * is mcd_contact_setup. kinetic (may be NULL) receives the kinetic energy
+ * T(q, qd) = 1/2 sum_k V_k^T M_k V_k of the body velocities of qd that the
+ * free motion's velocity pass makes (and the pre-step row velocities nu-
+ * are taken from; the simulator's divergence guard, src/sim/sim_guard.c).
+ * Allocates nothing beyond mcd_contact_setup. */
 mcd_status mcd_contact_setup_at(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
                                 const double *qd, const double *tau, double dt, int nc,
                                 const mcd_contact_point *c, const mcd_contact_options *opt,
-                                int kinematics_done);
+                                int kinematics_done, double *kinetic);
 
 #endif

@@ -298,12 +298,13 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     if (r == MCD_OK) r = detect(s, qs, &kinematics);
     t2 = mcd_clock_seconds();
     s->d->hinge_diagonal = mcd_sim_damping_diagonal(s); /* M + h D: implicit damping */
+    double T_minus = 0.0; /* T(q_s, qd) for the divergence guard, from the set-up */
     if (r == MCD_OK) {
         r = mcd_contact_setup_at(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
-                                 s->contacts, &s->opt.contact, kinematics);
+                                 s->contacts, &s->opt.contact, kinematics, &T_minus);
         if (r != MCD_OK) mcd_fail(&s->err, r, "t = %.6f: %s", s->t, mcd_data_error(s->d));
     }
-    if (r == MCD_OK) mcd_sim_guard_start(s); /* T(q_s, qd) from the set-up's body velocities */
+    if (r == MCD_OK) mcd_sim_guard_start(s, T_minus);
     t3 = mcd_clock_seconds();
     st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
     if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s);

@@ -4,7 +4,8 @@
  * Energies at the step's configuration q_s (q-, or the midpoint q^m), whose
  * kinematics the step has already computed: T- = T(q_s, qd), T+ = T(q_s,
  * qd+), U = U(q_s), E+ = T+ + U; T- from the body velocities of qd that the
- * contact set-up leaves (src/contact/contact_setup.h), without a sweep. With E_ref, a bound of the
+ * contact set-up's free motion makes (src/contact/contact_setup.h), without
+ * a sweep of its own. With E_ref, a bound of the
  * kinetic energy the step's applied forces and penetration correction can supply, E_ref = 1/2 M
  * (|g| dt + v_c)^2 + dt (|g| sqrt(2 M max(T-, T+)) + |tau| |qd+|) (M the model's mass, v_c the
  * penetration correction's largest separation speed, 0 without it; the middle term bounds the work
@@ -102,10 +103,10 @@ static mcd_status check_drift(mcd_sim *s, double T0, double T1, double U)
     return MCD_OK;
 }
 
-void mcd_sim_guard_start(mcd_sim *s)
+void mcd_sim_guard_start(mcd_sim *s, double T_minus)
 {
     if (!(s->opt.divergence_factor > 0)) return;
-    s->guard_T0 = mcd_kinetic_energy_of_velocities(s->m, s->d);
+    s->guard_T0 = T_minus;
     mcd_energy_of_kinematics(s->m, s->d, NULL, NULL, &s->guard_U);
 }
 

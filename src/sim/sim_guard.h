@@ -17,10 +17,10 @@
  * budget in s. Allocates nothing. */
 mcd_status mcd_sim_guard_check(mcd_sim *s, const mcd_step_stats *st);
 
-/* Records the step's T- = T(q_s, qd) and U(q_s) for mcd_sim_guard_check,
- * right after the contact set-up (mcd_contact_setup_at), whose last
- * velocity pass is of qd at q_s: T- from those body velocities, no sweep.
- * Nothing when the guard is off. Allocates nothing. */
-void mcd_sim_guard_start(mcd_sim *s);
+/* Records the step's T- = T(q_s, qd) (given: the contact set-up's, from
+ * the body velocities of its free motion, mcd_contact_setup_at) and
+ * U(q_s) for mcd_sim_guard_check, right after the set-up. Nothing when the
+ * guard is off. Allocates nothing. */
+void mcd_sim_guard_start(mcd_sim *s, double T_minus);
 
 #endif

@@ -17,10 +17,10 @@
  *    rule) is stopped by the drift rule at the first step whose energy
  *    rise passes f S0, found in closed form;
  *  - divergence_factor 0 turns the guard off.
- * The guard reads the kinematics the step has computed and takes T- from
- * the body velocities of qd that the step's contact set-up leaves
- * (mcd_sim_guard_start); here both are made by mcd_body_velocities at the
- * state set. */
+ * The guard reads the kinematics the step has computed and is given T-,
+ * which the step's contact set-up takes from its free motion's body
+ * velocities (mcd_sim_guard_start); here both are made by
+ * mcd_body_velocities at the state set. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +31,7 @@
 #include "mcdyn/dynamics.h"
 #include "mcdyn/sim.h"
 #include "mcdyn/urdf.h"
+#include "dynamics/energy_kinematics.h"
 #include "sim/sim_guard.h"
 
 #define DT 1e-3
@@ -63,12 +64,12 @@ static void teardown(void)
 }
 
 /* The guard of a step from sim->qd to sim->qd_new at sim->q, as the step
- * runs it: the body velocities of qd made (by the contact set-up in a
+ * runs it: T- of the body velocities of qd (the contact set-up's in a
  * step), the guard started, then checked. */
 static mcd_status guard(const mcd_step_stats *st)
 {
     ck_assert_int_eq(mcd_body_velocities(model, sim->d, sim->q, sim->qd), MCD_OK);
-    mcd_sim_guard_start(sim);
+    mcd_sim_guard_start(sim, mcd_kinetic_energy_of_velocities(model, sim->d));
     return mcd_sim_guard_check(sim, st);
 }
 
