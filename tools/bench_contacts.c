@@ -48,6 +48,7 @@ typedef struct bench_opts {
     const char *scene; /* NULL: every scene */
     double duration;
     int repeats;
+    int penetration; /* -1: the C API's default correction, else position_correction */
 } bench_opts;
 
 /* One scene: its mcdyn scenario text and its MuJoCo model. */
@@ -71,7 +72,8 @@ typedef struct timing {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: mcdyn bench contacts [--models DIR] [--shared DIR] [--duration S] "
-                 "[--repeats N] [--scene NAME]\n\n"
+                 "[--repeats N] [--scene NAME]\n"
+                 "                           [--penetration velocity|position]\n\n"
                  "Time per step of mcdyn (default step method) and MuJoCo 2.2.2 on twin\n"
                  "contact scenes: boxes resting on a plane (K = 4, 16, 64, 256 contacts), a stack\n"
                  "of five boxes, the A1 quadruped standing and lying (legs held by a PD law).\n"
@@ -84,6 +86,10 @@ static void usage(FILE *out)
                  "  --repeats N    runs per engine and scene (default 5)\n"
                  "  --scene NAME   only this scene (grid-4, grid-16, grid-64, grid-256, stack-5,\n"
                  "                 a1-standing, a1-lying), e.g. under valgrind --tool=callgrind\n"
+                 "  --penetration M  mcdyn's penetration correction: velocity (a target in\n"
+                 "                 the step) or position (the split correction, scenario\n"
+                 "                 files' default); default: the C API's\n"
+                 "                 (mcd_contact_default_options)\n"
                  "  -h, --help     print this help\n");
 }
 
@@ -273,6 +279,7 @@ static void time_mcdyn(const twin *t, const bench_opts *o, timing *out)
     mcd_sim_options so = mcd_sim_default_options();
     so.dt = DT;
     so.max_contacts = side.cap;
+    if (o->penetration >= 0) so.contact.position_correction = o->penetration;
     if (s == MCD_OK) s = mcd_sim_create(sc->model, &so, &sim, &err);
     const long steps = lround(o->duration / DT);
     double *us = calloc((size_t)o->repeats, sizeof(double)), sum = 0;
@@ -549,6 +556,9 @@ static int parse(int argc, char **argv, bench_opts *o)
             o->shared = v;
         else if (v && !strcmp(argv[i], "--scene"))
             o->scene = v;
+        else if (v && !strcmp(argv[i], "--penetration") &&
+                 (!strcmp(v, "velocity") || !strcmp(v, "position")))
+            o->penetration = !strcmp(v, "position");
         else if (v && !strcmp(argv[i], "--duration") && !args_parse_double(v, &o->duration) &&
                  o->duration >= DT)
             ;
@@ -561,7 +571,7 @@ static int parse(int argc, char **argv, bench_opts *o)
 
 int mcd_bench_contacts(int argc, char **argv)
 {
-    bench_opts o = {"models", "../shared", NULL, 0.5, 5};
+    bench_opts o = {"models", "../shared", NULL, 0.5, 5, -1};
     int code = parse(argc, argv, &o);
     if (code >= 0) return code;
     void (*saved_warning)(const char *) = mju_user_warning;

@@ -1,7 +1,11 @@
 /* One step's contact set-up (include/mcdyn/contact.h): free motion, nodes
  * and rows (Q_b of the closures, Q_u of the contacts), Lambda by the O(N)
  * recursion, W = X Lambda X^T, free velocities and the normal-row targets. */
+#include "contact_setup.h"
+
 #include "../dynamics/closure_internal.h"
+#include "../dynamics/dynamics_internal.h"
+#include "../dynamics/energy_kinematics.h"
 #include "../dynamics/osc_internal.h"
 #include "contact_internal.h"
 
@@ -128,11 +132,9 @@ static void build_rows(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, int n
     w->rows = angular ? MCD_OSC_SPATIAL : MCD_OSC_LINEAR;
 }
 
-mcd_status mcd_contact_row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
-                                      const double *qd, double *out)
+/* out_i = c_i . (v_A - v_B) from the point velocities in w->pt_vel. */
+static void row_products(mcd_contact_ws *w, double *out)
 {
-    mcd_status s = mcd_osc_velocities(m, d, qd, w->npts, w->pts, MCD_OSC_SPATIAL, w->pt_vel);
-    if (s != MCD_OK) return s;
     for (int i = 0; i < w->nrows; i++) {
         const double *a = w->coef + 6 * i, *va = w->pt_vel + 6 * w->row_pa[i];
         double v = 0.0;
@@ -143,7 +145,29 @@ mcd_status mcd_contact_row_velocities(const mcd_model *m, mcd_data *d, mcd_conta
         }
         out[i] = v;
     }
-    return MCD_OK;
+}
+
+mcd_status mcd_contact_row_velocities(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                      const double *qd, double *out)
+{
+    mcd_status s = mcd_osc_velocities(m, d, qd, w->npts, w->pts, MCD_OSC_SPATIAL, w->pt_vel);
+    if (s == MCD_OK) row_products(w, out);
+    return s;
+}
+
+/* mcd_contact_row_velocities of the qd whose body velocities V are already
+ * in d (the free motion's velocity pass), without the pass: each point's
+ * [w; v_O + w x x] as mcd_osc_velocities forms it, then the rows. */
+static void row_velocities_of_bodies(const mcd_data *d, mcd_contact_ws *w, double *out)
+{
+    for (int i = 0; i < w->npts; i++) {
+        const double *V = d->bd[w->pts[i].body].V;
+        double *v = w->pt_vel + 6 * i, t[3];
+        mcd_v3_cross(t, V, w->pts[i].x);
+        mcd_v3_copy(v, V);
+        mcd_v3_add(v + 3, V + 3, t);
+    }
+    row_products(w, out);
 }
 
 /* The step's groups: rows in group order (a stable counting sort keeps
@@ -274,20 +298,54 @@ static void directions(mcd_contact_ws *w, int k, const mcd_contact_options *o)
     for (int j = 0; j < o->nf; j++) w->theta[w->max_nf * k + j] = first + 2.0 * M_PI * j / o->nf;
 }
 
+/* The free acceleration dq = M^{-1} (tau - b) by mcd_forward_dynamics, or,
+ * when the kinematics of q are already in d, by its passes after the
+ * kinematics pass (dynamics_internal.h), in the same order: the same dq,
+ * the same articulated-body factorization left in d. */
+static mcd_status free_acceleration(const mcd_model *m, mcd_data *d, const double *q,
+                                    const double *qd, const double *tau, int kinematics_done,
+                                    double *dq)
+{
+    if (!kinematics_done) return mcd_forward_dynamics(m, d, q, qd, tau, NULL, dq);
+    mcd_status s = mcd_check_vector_nv(m, d, "qd", qd);
+    if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "tau", tau);
+    if (s == MCD_OK) {
+        mcd_velocity_pass(m, d, qd, 1);
+        s = mcd_aba_inertia_pass(m, d);
+    }
+    if (s != MCD_OK) return s;
+    d->factor_valid = 1;
+    double a_world[6];
+    mcd_gravity_acceleration(m, a_world);
+    mcd_aba_bias_pass(m, d, tau, 1);
+    mcd_aba_accel_pass(m, d, a_world, 1, dq);
+    return MCD_OK;
+}
+
 mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
                              const double *qd, const double *tau, double dt, int nc,
                              const mcd_contact_point *c, const mcd_contact_options *opt)
 {
+    return mcd_contact_setup_at(m, d, w, q, qd, tau, dt, nc, c, opt, 0, NULL);
+}
+
+mcd_status mcd_contact_setup_at(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,
+                                const double *qd, const double *tau, double dt, int nc,
+                                const mcd_contact_point *c, const mcd_contact_options *opt,
+                                int kinematics_done, double *kinetic)
+{
     if (!m || !d || !w) return MCD_ERR_ARG;
     mcd_contact_options o = opt ? *opt : mcd_contact_default_options();
     mcd_status s = check_contacts(m, d, w, dt, nc, c, &o);
-    if (s == MCD_OK) s = mcd_forward_dynamics(m, d, q, qd, tau, NULL, w->dq);
+    if (s == MCD_OK) s = free_acceleration(m, d, q, qd, tau, kinematics_done, w->dq);
     if (s != MCD_OK) return s;
     w->nc = nc, w->nf = o.nf, w->dt = dt;
     for (int i = 0; i < m->nv; i++) w->qd_free[i] = qd[i] + dt * w->dq[i];
     build_rows(m, d, w, nc, c);
+    /* the free motion's pass left V(qd): nu- and T(q, qd) from it */
+    row_velocities_of_bodies(d, w, w->nu_minus);
+    if (kinetic) *kinetic = mcd_kinetic_energy_of_velocities(m, d);
     if ((s = group_compliance(m, d, w)) != MCD_OK ||
-        (s = mcd_contact_row_velocities(m, d, w, qd, w->nu_minus)) != MCD_OK ||
         (s = mcd_contact_row_velocities(m, d, w, w->qd_free, w->nu_free)) != MCD_OK)
         return s;
     if (o.position_correction && mcd_contact_correction_reserve(w) != MCD_OK)

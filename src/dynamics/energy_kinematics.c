@@ -5,9 +5,8 @@
 
 #include "dynamics_internal.h"
 
-static double kinetic_energy(const mcd_model *m, mcd_data *d, const double *qd)
+double mcd_kinetic_energy_of_velocities(const mcd_model *m, const mcd_data *d)
 {
-    mcd_velocity_pass(m, d, qd, 0);
     double T = 0.0;
     for (int k = 0; k < m->nbody; k++) {
         double h[6];
@@ -15,6 +14,12 @@ static double kinetic_energy(const mcd_model *m, mcd_data *d, const double *qd)
         for (int i = 0; i < 6; i++) T += 0.5 * d->bd[k].V[i] * h[i];
     }
     return T;
+}
+
+static double kinetic_energy(const mcd_model *m, mcd_data *d, const double *qd)
+{
+    mcd_velocity_pass(m, d, qd, 0);
+    return mcd_kinetic_energy_of_velocities(m, d);
 }
 
 static double potential_energy(const mcd_model *m, const mcd_data *d)

@@ -17,4 +17,10 @@
 void mcd_energy_of_kinematics(const mcd_model *m, mcd_data *d, const double *qd, double *kinetic,
                               double *potential);
 
+/* T = 1/2 sum_k V_k^T M_k V_k of the body velocities V_k already in d
+ * (bd[k].V, with the world inertias of the same kinematics), without a
+ * velocity sweep: the kinetic energy of the qd of the last velocity pass
+ * (mcd_energy_of_kinematics's T for that qd, the same sum). */
+double mcd_kinetic_energy_of_velocities(const mcd_model *m, const mcd_data *d);
+
 #endif

@@ -3,6 +3,7 @@
 #include "sim_guard.h"
 #include "sim_internal.h"
 #include "../base/clock.h"
+#include "../contact/contact_setup.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -215,15 +216,18 @@ static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
     return mcd_sim_actuation_apply(s, q, qd);
 }
 
-/* Contacts at configuration qs (kinematics of qs made first). When the
- * provider reports more than the capacity, the workspaces grow and the
- * detection runs again, up to the limit max_contacts. */
-static mcd_status detect(mcd_sim *s, const double *qs)
+/* Contacts at configuration qs (kinematics of qs made first, *kinematics
+ * set to 1 then; the contact set-up reuses them). When the provider
+ * reports more than the capacity, the workspaces grow and the detection
+ * runs again, up to the limit max_contacts. */
+static mcd_status detect(mcd_sim *s, const double *qs, int *kinematics)
 {
     s->ncontacts = 0;
+    *kinematics = 0;
     if (!s->provider && !mcd_sim_joint_limits_on(s)) return MCD_OK;
     mcd_status st = mcd_forward_kinematics(s->m, s->d, qs);
     if (st != MCD_OK) return mcd_fail(&s->err, st, "%s", mcd_data_error(s->d));
+    *kinematics = 1; /* the provider sees d as const (mcd_contact_provider) */
     for (;;) {
         mcd_error e = {0};
         int n = 0;
@@ -290,14 +294,17 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     t1 = mcd_clock_seconds();
     if (r == MCD_OK && !s->cws)
         r = mcd_fail(&s->err, MCD_ERR_NOMEM, "no contact workspace (a capacity growth failed)");
-    if (r == MCD_OK) r = detect(s, qs);
+    int kinematics = 0; /* detect made the kinematics of qs in s->d */
+    if (r == MCD_OK) r = detect(s, qs, &kinematics);
     t2 = mcd_clock_seconds();
     s->d->hinge_diagonal = mcd_sim_damping_diagonal(s); /* M + h D: implicit damping */
+    double T_minus = 0.0; /* T(q_s, qd) for the divergence guard, from the set-up */
     if (r == MCD_OK) {
-        r = mcd_contact_setup(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
-                              s->contacts, &s->opt.contact);
+        r = mcd_contact_setup_at(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
+                                 s->contacts, &s->opt.contact, kinematics, &T_minus);
         if (r != MCD_OK) mcd_fail(&s->err, r, "t = %.6f: %s", s->t, mcd_data_error(s->d));
     }
+    if (r == MCD_OK) mcd_sim_guard_start(s, T_minus);
     t3 = mcd_clock_seconds();
     st.t_contacts = t2 - t1, st.t_setup = t3 - t2;
     if (r == MCD_OK && s->ncontacts > 0) r = mcd_sim_impact_phase(s);

@@ -3,13 +3,14 @@
  *
  * Energies at the step's configuration q_s (q-, or the midpoint q^m), whose
  * kinematics the step has already computed: T- = T(q_s, qd), T+ = T(q_s,
- * qd+), U = U(q_s), E+ = T+ + U. With E_ref, a bound of the kinetic energy
- * the step's applied forces and penetration correction can supply,
- *   E_ref = 1/2 M (|g| dt + v_c)^2 + dt (|g| sqrt(2 M max(T-, T+)) + |tau| |qd+|)
- * (M the model's mass, v_c the penetration correction's largest separation
- * speed, 0 without it; the middle term bounds the work of gravity, since
- * sum m_k |v_k| <= sqrt(2 M T) by Cauchy-Schwarz; the last the work of the
- * joint forces), a step is refused
+ * qd+), U = U(q_s), E+ = T+ + U; T- from the body velocities of qd that the
+ * contact set-up's free motion makes (src/contact/contact_setup.h), without
+ * a sweep of its own. With E_ref, a bound of the
+ * kinetic energy the step's applied forces and penetration correction can supply, E_ref = 1/2 M
+ * (|g| dt + v_c)^2 + dt (|g| sqrt(2 M max(T-, T+)) + |tau| |qd+|) (M the model's mass, v_c the
+ * penetration correction's largest separation speed, 0 without it; the middle term bounds the work
+ * of gravity, since sum m_k |v_k| <= sqrt(2 M T) by Cauchy-Schwarz; the last the work of the joint
+ * forces), a step is refused
  *  - when T+ > f (T- + E_ref), f = divergence_factor: the state grows by
  *    orders of magnitude within a step (a diverging integration or solve;
  *    a dissipative contact never raises T above the free motion's, and
@@ -102,11 +103,18 @@ static mcd_status check_drift(mcd_sim *s, double T0, double T1, double U)
     return MCD_OK;
 }
 
+void mcd_sim_guard_start(mcd_sim *s, double T_minus)
+{
+    if (!(s->opt.divergence_factor > 0)) return;
+    s->guard_T0 = T_minus;
+    mcd_energy_of_kinematics(s->m, s->d, NULL, NULL, &s->guard_U);
+}
+
 mcd_status mcd_sim_guard_check(mcd_sim *s, const mcd_step_stats *st)
 {
     if (!(s->opt.divergence_factor > 0)) return MCD_OK;
-    double T0, T1, U;
-    mcd_energy_of_kinematics(s->m, s->d, s->qd, &T0, &U);
+    const double T0 = s->guard_T0, U = s->guard_U;
+    double T1;
     mcd_energy_of_kinematics(s->m, s->d, s->qd_new, &T1, NULL);
     mcd_status r = check_step(s, st, T0, T1);
     return r == MCD_OK ? check_drift(s, T0, T1, U) : r;

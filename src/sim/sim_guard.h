@@ -12,8 +12,15 @@
  * MCD_ERR_NOT_CONVERGED) with the step's time, the energies and what grew
  * in s->err (docs/scenarios.md, "Divergence guard"). s->d must hold the
  * kinematics of the step's configuration q_s (the step's contact setup
- * leaves them); st holds the step's solver status. Updates the energy
+ * leaves them) and mcd_sim_guard_start must have run after the set-up;
+ * st holds the step's solver status. Updates the energy
  * budget in s. Allocates nothing. */
 mcd_status mcd_sim_guard_check(mcd_sim *s, const mcd_step_stats *st);
+
+/* Records the step's T- = T(q_s, qd) (given: the contact set-up's, from
+ * the body velocities of its free motion, mcd_contact_setup_at) and
+ * U(q_s) for mcd_sim_guard_check, right after the set-up. Nothing when the
+ * guard is off. Allocates nothing. */
+void mcd_sim_guard_start(mcd_sim *s, double T_minus);
 
 #endif

@@ -43,6 +43,9 @@ struct mcd_sim {
      * (sim_guard.c): started, initial energy E0, scale S0, work W+. */
     int guard_started;
     double guard_E0, guard_S0, guard_work;
+    /* The step's T- = T(q_s, qd) and U(q_s), taken after the contact set-up
+     * from its body velocities (mcd_sim_guard_start). */
+    double guard_T0, guard_U;
     mcd_error err;
 };
 

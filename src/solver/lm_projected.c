@@ -106,10 +106,57 @@ static int normal_equations_step(int n, const double *grad, double lambda, const
     return 1;
 }
 
-/* The normal-equations step: our dense kernel up to PLM_SMALL_N unknowns,
- * beyond that the sparse Cholesky when this solve set it up (lm_sparse.h). */
+/* J has no nonzero entry off its diagonal: Todorov's map at a point where
+ * every contact is separated (z_n >= 0, dF = 0: J = -I), e.g. every cold
+ * start from x = 0 without closure rows. */
+static int is_diagonal(int n, const double *J)
+{
+    for (int i = 0; i < n; i++) {
+        const double *Ji = J + (size_t)i * n;
+        for (int j = 0; j < n; j++)
+            if (Ji[j] != 0 && j != i) return 0;
+    }
+    return 1;
+}
+
+/* normal_equations_step for a diagonal J = diag(a), in O(n) with the same
+ * floating-point operations the dense kernels do on it (their products by
+ * the zero entries add exact zeros): H = diag(a_i^2 + lambda), U =
+ * diag(sqrt(H_ii)), d_i = (-g_i / U_ii) / U_ii, then the refinement
+ * res_i = (-g_i - a_i (a_i d_i)) - lambda d_i, d_i += (res_i / U_ii) / U_ii.
+ * The same d, bit for bit (tests/solver/test_lm_diagonal.c), without the
+ * O(n^3) factorization. 0 where the Cholesky kernel would fail (a pivot
+ * not above PLM_PIVOT_MIN times the largest). */
+static int diagonal_normal_step(int n, const double *grad, double lambda, const mcd_lm_ws *w,
+                                double *d)
+{
+    double *u = w->rhs, h_max = 0.0;
+    for (int i = 0; i < n; i++) {
+        const double a = w->J[(size_t)i * n + i];
+        u[i] = a * a + lambda;
+        h_max = fmax(h_max, u[i]);
+    }
+    const double d_min = PLM_PIVOT_MIN * h_max;
+    for (int i = 0; i < n; i++) {
+        if (!(u[i] > d_min) || !isfinite(u[i])) return 0;
+        u[i] = sqrt(u[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        const double a = w->J[(size_t)i * n + i];
+        double di = -grad[i] / u[i] / u[i];
+        const double res = -grad[i] - a * (a * di) - lambda * di;
+        d[i] = di + res / u[i] / u[i];
+    }
+    return 1;
+}
+
+/* The normal-equations step: our dense kernel up to PLM_SMALL_N unknowns
+ * (O(n) when J is diagonal), beyond that the sparse Cholesky when this
+ * solve set it up (lm_sparse.h). */
 static int normal_step(int n, double lambda, const mcd_lm_ws *w)
 {
+    if (n <= PLM_SMALL_N && is_diagonal(n, w->J))
+        return diagonal_normal_step(n, w->grad, lambda, w, w->step);
     if (n <= PLM_SMALL_N) return normal_equations_step(n, w->grad, lambda, w, w->step);
     return mcd_lm_sparse_step(w->sparse, w->J, w->grad, lambda, PLM_PIVOT_MIN, w->rhs, w->step);
 }

@@ -9,11 +9,15 @@
 #include <string.h>
 
 /* |(a, b)|: the plain formula where its squares can neither overflow nor
- * underflow to a loss of accuracy, hypot (several times slower) elsewhere. */
+ * underflow to a loss of accuracy, and at a = b = 0 (a resting contact's
+ * tangential part; sqrt(+0) = hypot(0, 0) = +0), hypot (several times
+ * slower) elsewhere. m = fmax(|a|, |b|) written inline (a NaN one
+ * ignored, as fmax does; the library call costs more than the rest). */
 static double norm2(double a, double b)
 {
-    double m = fmax(fabs(a), fabs(b));
-    if (m > 1e-150 && m < 1e150) return sqrt(a * a + b * b);
+    const double fa = fabs(a), fb = fabs(b);
+    const double m = fa > fb || fb != fb ? fa : fb;
+    if ((m > 1e-150 || m == 0) && m < 1e150) return sqrt(a * a + b * b);
     return hypot(a, b);
 }
 

@@ -9,9 +9,17 @@
  *  - PLM's sufficient decrease (Armijo, as in Kanzow & Petra's LMMCP):
  *    every step of the monotone phase must satisfy psi(x+) <= psi(x) +
  *    sigma grad psi . (x+ - x), run on PLM alone (no fallback chain) from a
- *    point where the full Newton step decreases psi by almost nothing. */
+ *    point where the full Newton step decreases psi by almost nothing.
+ *  - PLM's O(n) step for a diagonal Jacobian (every cold start of Todorov's
+ *    map: J = -I at x = 0) is the dense normal-equations step bit for bit:
+ *    the dense kernels (normal matrix, Cholesky, two solves with one
+ *    refinement) are run here on the same J and the first iterate of a
+ *    diagonal linear system, where the full step is accepted, compared
+ *    with ==. */
 #include "base/lapack.h"
+#include "base/small_cholesky.h"
 #include "solver/lm.h"
+#include "solver/small_dense.h"
 #include "solver_testutil.h"
 
 #include <check.h>
@@ -129,6 +137,84 @@ START_TEST(plm_steps_satisfy_armijo)
 }
 END_TEST
 
+/* Phi(x) = a o x + b: J = diag(a). */
+typedef struct diagonal_system {
+    int n;
+    double a[MAX_N], b[MAX_N];
+} diagonal_system;
+
+static void diagonal_residual(void *ctx, const double *x, double *phi)
+{
+    const diagonal_system *s = ctx;
+    for (int i = 0; i < s->n; i++) phi[i] = s->a[i] * x[i] + s->b[i];
+}
+
+static double diagonal_error(void *ctx, const double *x)
+{
+    const diagonal_system *s = ctx;
+    double e = 0;
+    for (int i = 0; i < s->n; i++) e = fmax(e, fabs(s->a[i] * x[i] + s->b[i]));
+    return e;
+}
+
+static void diagonal_jacobian(void *ctx, const double *x, double *J)
+{
+    const diagonal_system *s = ctx;
+    (void)x;
+    memset(J, 0, (size_t)s->n * s->n * sizeof *J);
+    for (int i = 0; i < s->n; i++) J[i * s->n + i] = s->a[i];
+}
+
+/* lm_projected.c's normal_equations_step with the dense kernels. */
+static void dense_step(int n, const double *J, const double *phi, double lambda, double *d)
+{
+    double H[MAX_N * MAX_N], g[MAX_N], Jd[MAX_N], res[MAX_N];
+    mcd_dense_matvec_t(n, J, phi, g);
+    mcd_small_normal_matrix(n, J, lambda, H);
+    ck_assert(mcd_small_cholesky(n, H, 1e-10));
+    for (int i = 0; i < n; i++) d[i] = -g[i];
+    mcd_small_cholesky_solve(n, H, d);
+    mcd_dense_matvec(n, J, d, NULL, Jd);
+    mcd_dense_matvec_t(n, J, Jd, res);
+    for (int i = 0; i < n; i++) res[i] = -g[i] - res[i] - lambda * d[i];
+    mcd_small_cholesky_solve(n, H, res);
+    for (int i = 0; i < n; i++) d[i] += res[i];
+}
+
+START_TEST(plm_diagonal_step_is_the_dense_step)
+{
+    tu_rng r = {20261126};
+    static const double lambdas[] = {1e-16, 1e-3, 0.5};
+    for (int c = 0; c < 300; c++) {
+        diagonal_system s = {.n = 1 + c % MAX_N};
+        const int n = s.n;
+        double x[MAX_N], x0[MAX_N], J[MAX_N * MAX_N], phi[MAX_N], d[MAX_N];
+        for (int i = 0; i < n; i++) {
+            s.a[i] = (c + i) % 3 ? tu_uniform(&r, 0.2, 3) * (i % 2 ? -1 : 1) : -1.0;
+            s.b[i] = tu_uniform(&r, -1, 1);
+            x0[i] = x[i] = c % 2 ? tu_uniform(&r, -1, 1) : 0.0;
+        }
+        double J_all[MAX_N * MAX_N], A[2 * MAX_N * MAX_N], H[MAX_N * MAX_N], phi_w[MAX_N];
+        double phi_trial[MAX_N], grad[MAX_N], step[MAX_N], x_trial[MAX_N], x_best[MAX_N];
+        double rhs[2 * MAX_N];
+        mcd_lm_ws w = {J_all,   A,      H,   phi_w, phi_trial, grad, step,
+                       x_trial, x_best, rhs, NULL,  0,         NULL};
+        mcd_nls sys = {n, &s, diagonal_residual, diagonal_error, diagonal_jacobian, NULL, 0};
+        mcd_lm_opts o = {0.0, 0.0, lambdas[c % 3], 1}; /* one iteration */
+        mcd_lm_result res;
+        mcd_lm_projected(&sys, &o, &w, x, &res);
+        ck_assert_int_eq(res.iterations, 1);
+        diagonal_jacobian(&s, x0, J);
+        diagonal_residual(&s, x0, phi);
+        dense_step(n, J, phi, o.lambda0, d);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(x[i] == x0[i] + d[i],
+                          "case %d (n %d, lambda %g), x[%d]: %.17g, dense %.17g", c, n, o.lambda0,
+                          i, x[i], x0[i] + d[i]);
+    }
+}
+END_TEST
+
 static Suite *lm_model_suite(void)
 {
     Suite *s = suite_create("lm-model");
@@ -137,6 +223,7 @@ static Suite *lm_model_suite(void)
     suite_add_tcase(s, tc);
     TCase *plm = tcase_create("plm");
     tcase_add_test(plm, plm_steps_satisfy_armijo);
+    tcase_add_test(plm, plm_diagonal_step_is_the_dense_step);
     suite_add_tcase(s, plm);
     return s;
 }
