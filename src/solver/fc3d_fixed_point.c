@@ -17,12 +17,15 @@ typedef struct fixed_point {
     mcd_fc3d qp; /* W, mu and sizes of p, q = w->q_s */
     mcd_admm admm;
     int n;
-    double scale;       /* velocity scale max(|q|_inf, |s_0|_inf) */
-    double best_error;  /* error of w->r_best */
-    double theta;       /* the relaxation of the next update of s */
-    double psi;         /* 1/2 |F(s) - s|^2 at the last update */
-    double target;      /* the next QP's residual target */
-    double next_finish; /* a local finish when the change of s falls below this */
+    double scale;                   /* velocity scale max(|q|_inf, |s_0|_inf) */
+    double best_error;              /* error of w->r_best */
+    double theta;                   /* the relaxation of the next update of s */
+    double least;                   /* the least change of s so far */
+    double recent[FP_THETA_WINDOW]; /* the last changes of s, a ring */
+    int updates;                    /* updates of s so far */
+    double psi;                     /* 1/2 |F(s) - s|^2 at the last update */
+    double target;                  /* the next QP's residual target */
+    double next_finish;             /* a local finish when the change of s falls below this */
 } fixed_point;
 
 static double max_abs(int n, const double *x)
@@ -47,14 +50,33 @@ static double fixed_point_gap(const fixed_point *f, const double *u, int k)
     return f->p->mu[k] * hypot(uk[T1], uk[T2]) - f->w->s[k];
 }
 
-/* s <- (1 - theta) s + theta F(s). Returns max_k |F(s)_k - s_k| and sets
- * *psi = 1/2 sum_k (F(s)_k - s_k)^2. Before the update theta is halved
- * (down to FP_THETA_MIN) when that gap did not shrink since the last
- * update (prev_change), else doubled (up to theta_max): the map need not
- * be a contraction, and near a stick-slip transition the plain iteration
- * cycles. */
-static double update_s(fixed_point *f, const double *u, double prev_change, double theta_max,
-                       double *psi)
+/* The relaxation of the next update from this change of s: halved (down
+ * to FP_THETA_MIN) when the change is not below every one of the last
+ * FP_THETA_WINDOW changes, doubled (up to theta_max) when it is the least
+ * so far, else kept. A non-monotone test (as Grippo, Lampariello & Lucidi's
+ * line search): the map need not be a contraction, near a stick-slip
+ * transition the plain iteration cycles (a cycle's largest change meets
+ * the test once per period), but a transient rise of the change must not
+ * halve theta: on the poured pile's step 104 the monotone rule (halve at
+ * any rise) took theta to its floor at outer iteration 10 and the error
+ * then grew, while theta = 1 converges there (docs/solvers.md). */
+static void adapt_theta(fixed_point *f, double change, double theta_max)
+{
+    double window_max = 0.0;
+    int seen = f->updates < FP_THETA_WINDOW ? f->updates : FP_THETA_WINDOW;
+    for (int i = 0; i < seen; i++) window_max = fmax(window_max, f->recent[i]);
+    if (seen == FP_THETA_WINDOW && !(change < window_max))
+        f->theta = fmax(0.5 * f->theta, FP_THETA_MIN);
+    else if (change < f->least)
+        f->theta = fmin(2.0 * f->theta, theta_max);
+    f->least = fmin(f->least, change);
+    f->recent[f->updates % FP_THETA_WINDOW] = change;
+    f->updates++;
+}
+
+/* s <- (1 - theta) s + theta F(s), theta from adapt_theta. Returns
+ * max_k |F(s)_k - s_k| and sets *psi = 1/2 sum_k (F(s)_k - s_k)^2. */
+static double update_s(fixed_point *f, const double *u, double theta_max, double *psi)
 {
     double change = 0.0;
     *psi = 0.0;
@@ -63,10 +85,7 @@ static double update_s(fixed_point *f, const double *u, double prev_change, doub
         change = fmax(change, fabs(d));
         *psi += 0.5 * d * d;
     }
-    if (!(change < prev_change))
-        f->theta = fmax(0.5 * f->theta, FP_THETA_MIN);
-    else
-        f->theta = fmin(2.0 * f->theta, theta_max);
+    adapt_theta(f, change, theta_max);
     for (int k = 0; k < f->p->nc; k++) f->w->s[k] += f->theta * fixed_point_gap(f, u, k);
     shift_q(f);
     return change;
@@ -126,9 +145,9 @@ static mcd_status start_solve(fixed_point *f, const mcd_fixed_point_opts *o, dou
     f->qp = (mcd_fc3d){p->nc, p->nb, p->W, w->q_s, p->mu};
     memset(w->s, 0, (size_t)p->nc * sizeof *w->s);
     mcd_dense_matvec(f->n, p->W, r, p->q, u);
-    f->theta = 1.0;
-    *change = update_s(f, u, INFINITY, 1.0, &f->psi);
-    f->theta = o->relaxation;
+    f->theta = 1.0, f->least = INFINITY, f->updates = 0;
+    *change = update_s(f, u, 1.0, &f->psi);
+    f->theta = o->relaxation, f->least = INFINITY, f->updates = 0;
     f->scale = fmax(max_abs(f->n, p->q), max_abs(p->nc, w->s));
     mcd_admm_bind(&f->admm, &f->qp, w->F, w->admm);
     if (record(f, r, u) <= o->tol) return MCD_OK;
@@ -147,7 +166,7 @@ static mcd_status outer_iteration(fixed_point *f, const mcd_fixed_point_opts *o,
     memcpy(r, f->admm.z, (size_t)f->n * sizeof *r);
     mcd_dense_matvec(f->n, f->p->W, r, f->p->q, u);
     if (record(f, r, u) <= o->tol) return MCD_OK;
-    res->change = update_s(f, u, res->change, o->relaxation, &f->psi);
+    res->change = update_s(f, u, o->relaxation, &f->psi);
     f->target = fmin(f->target, FP_INNER_FRACTION * res->change);
     if (res->change > f->next_finish) return MCD_ERR_NOT_CONVERGED;
     f->next_finish = res->change * FP_FINISH_RATIO;

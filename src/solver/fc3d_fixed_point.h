@@ -24,10 +24,11 @@
  *     r_{j+1} = the QP's solution for s_j,
  *     s_{j+1} = (1 - theta_j) s_j + theta_j F(s_j).
  * theta starts at the caller's value (default 1), is halved (down to
- * FP_THETA_MIN) when max_k |F(s)_k - s_k| did not shrink since the last
- * update and doubled (up to the caller's value) when it did: the map need
- * not be a contraction, and near a stick-slip transition the plain
- * iteration cycles.
+ * FP_THETA_MIN) when the change max_k |F(s)_k - s_k| is not below every
+ * one of the last FP_THETA_WINDOW changes, and doubled (up to the
+ * caller's value) when it is the least so far: the map need not be a
+ * contraction, and near a stick-slip transition the plain iteration
+ * cycles, but a transient rise must not stop an iteration that converges.
  * Each QP is solved by the ADMM engine of `ccp-admm` (ccp_admm.h) on the
  * problem (W, q + E s_j), warm-started: the factor, the dual iterate and
  * the penalty carry over from the previous QP, only q changes. A QP is
@@ -65,6 +66,7 @@
 #define FP_INNER_FRACTION 0.1  /* a QP's residual target: this times the last change of s */
 #define FP_INNER_FIRST    1e-4 /* the first QP's target, times the velocity scale */
 #define FP_THETA_MIN      1e-3 /* least relaxation */
+#define FP_THETA_WINDOW   10   /* theta halves when the change of s tops the last this many */
 #define FP_FINISH_START   1e-4 /* first local finish when the change of s is this times the scale */
 #define FP_FINISH_RATIO   1e-2 /* next local finish after the change of s fell by this factor */
 #define FP_NSN_MAX_ITER   20   /* mncp-nsn iterations per rung in a local finish */

@@ -49,11 +49,17 @@ typedef struct scene {
 } scene;
 
 static const scene scenes[] = {
-    {"box_tower", 1},           {"box_block", 1},
-    {"sphere_pile", 1},         {"plate64", 1},
-    {"a1_drop_upright", 0},     {"a1_drop_upside_down", 0},
-    {"anymal_side", 0},         {"humanoid_flat", 0},
-    {"solo12_drop_upright", 0}, {"solo12_drop_upside_down", 0},
+    {"box_tower", 1},
+    {"box_block", 1},
+    {"sphere_pile", 1},
+    {"sphere_pile_poured", 1},
+    {"plate64", 1},
+    {"a1_drop_upright", 0},
+    {"a1_drop_upside_down", 0},
+    {"anymal_side", 0},
+    {"humanoid_flat", 0},
+    {"solo12_drop_upright", 0},
+    {"solo12_drop_upside_down", 0},
 };
 
 /* What the run checks step by step. */
