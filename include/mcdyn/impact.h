@@ -26,6 +26,7 @@
 #define MCDYN_IMPACT_H
 
 #include "mcdyn/problem.h"
+#include "mcdyn/solver.h"
 #include "mcdyn/status.h"
 
 #include <stddef.h>
@@ -85,6 +86,13 @@ mcd_status mcd_maxdiss_single(const double A[9], const double b[3], double mu, d
  * in stats.zero_blocks. A singular W with regular blocks (redundant
  * contacts) needs nothing special: R measures velocities only.
  *
+ * Failure path (newton_iter > 0): when max_iter sweeps end above tol,
+ * mcd_maxdiss_newton runs from a Coulomb solution of the same problem
+ * (coulomb_ws set: a solution where every contact sticks or separates is
+ * one of this law too, and on redundant contacts the sweeps' stalled
+ * iterate can carry internal impulses far from every solution;
+ * docs/solvers.md), then, if that does not reach tol, from the sweeps'
+ * best iterate; the point of least R is kept.
  * Allocation-free: work holds mcd_maxdiss_work_size(p) doubles. r is the
  * start on entry and the iterate of least R on return.
  * Returns MCD_OK (R <= tol); MCD_ERR_NOT_CONVERGED (max_iter sweeps done,
@@ -96,23 +104,31 @@ mcd_status mcd_maxdiss_single(const double A[9], const double b[3], double mu, d
  * MCD_ERR_NONFINITE if W r + q overflowed), r = best iterate. err (may be NULL) gets a message, st
  * (may be NULL) the statistics. */
 typedef struct mcd_maxdiss_opts {
-    int max_iter;          /* sweeps, > 0 (1000) */
-    double tol;            /* stop when R(r) <= tol, velocity units, > 0 (1e-10) */
-    int jacobi;            /* 0: block Gauss-Seidel, 1: weighted block Jacobi (0) */
-    double omega;          /* Jacobi weight in (0, 1] (0.5); unused by Gauss-Seidel */
-    double regularization; /* relative proximal weight of singular blocks, in (0, 1) (1e-8) */
-    int newton_iter;       /* failure path: when max_iter sweeps do not reach tol,
-                            * mcd_maxdiss_newton from the best iterate with this many
-                            * iterations per rung; 0 turns it off, >= 0 (100) */
+    int max_iter;              /* sweeps, > 0 (1000) */
+    double tol;                /* stop when R(r) <= tol, velocity units, > 0 (1e-10) */
+    int jacobi;                /* 0: block Gauss-Seidel, 1: weighted block Jacobi (0) */
+    double omega;              /* Jacobi weight in (0, 1] (0.5); unused by Gauss-Seidel */
+    double regularization;     /* relative proximal weight of singular blocks, in (0, 1) (1e-8) */
+    int newton_iter;           /* failure path: when max_iter sweeps do not reach tol,
+                                * mcd_maxdiss_newton with this many iterations per rung,
+                                * first from a Coulomb solution (coulomb_ws), then from
+                                * the sweeps' best iterate; 0 turns it off, >= 0 (100) */
+    mcd_solver_ws *coulomb_ws; /* the failure path's Coulomb start: mncp-plm (solver.h,
+                                * its defaults) solves the same problem in this
+                                * workspace, and Newton starts from its answer; NULL
+                                * (the default) or a workspace too small for the
+                                * problem: no Coulomb start */
 } mcd_maxdiss_opts;
 
-/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8, newton_iter 100. */
+/* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8, newton_iter 100,
+ * coulomb_ws NULL. */
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void);
 
 typedef struct mcd_maxdiss_stats {
     mcd_status status;      /* the returned status */
     int iterations;         /* sweeps performed (Newton: Newton iterations) */
     int newton_iterations;  /* Newton iterations of the failure path (0 if not run) */
+    int coulomb_iterations; /* iterations of the failure path's Coulomb solve (0 if not run) */
     double residual;        /* R at the returned r */
     double energy;          /* 1/2 r^T W r + q^T r at the returned r */
     int regularized_blocks; /* diagonal blocks regularised (not positive definite) */
@@ -121,8 +137,9 @@ typedef struct mcd_maxdiss_stats {
 } mcd_maxdiss_stats;
 
 /* Doubles of work mcd_maxdiss_solve needs: 3 (nb + 3 nc) + nc for the
- * sweeps plus mcd_maxdiss_newton_work_size(p) for the failure path. 0 for
- * NULL or negative sizes. */
+ * sweeps plus mcd_maxdiss_newton_work_size(p) and 2 (nb + 3 nc) (the
+ * Coulomb start's r and u) for the failure path. 0 for NULL or negative
+ * sizes. */
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p);
 
 mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,

@@ -10,7 +10,8 @@
  * gap < 0 (capped at max_correction_velocity, an addition to the paper).
  * Solved group by group (contact.h) by nonlinear block Gauss-Seidel
  * (mcd_maxdiss_solve) from the warm start (sim_warm.c; zero without it)
- * with the method's tol and max_iter; the
+ * with the method's tol and max_iter, the step's solver workspace lent
+ * for the failure path's Coulomb start; the
  * workspace is made with the capacity. */
 #include "sim_internal.h"
 
@@ -51,6 +52,7 @@ mcd_status mcd_sim_solve_maxdiss(mcd_sim *s, int g, int *iterations, double *res
     mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
     if (s->opt.solver_opts.tol > 0) o.tol = s->opt.solver_opts.tol;
     if (s->opt.solver_opts.max_iter > 0) o.max_iter = s->opt.solver_opts.max_iter;
+    o.coulomb_ws = s->sws; /* the failure path's Coulomb start */
     mcd_status r = mcd_maxdiss_solve(&p, &o, s->z, s->maxdiss->work, &ms, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;

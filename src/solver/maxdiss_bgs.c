@@ -2,7 +2,10 @@
  * by nonlinear block Gauss-Seidel or weighted block Jacobi over the
  * contacts, each block solved in closed form by mcd_maxdiss_single; the
  * bilateral rows are free rows relaxed by scalar Gauss-Seidel (Jacobi).
- * See include/mcdyn/impact.h for the residual and the regularisation. */
+ * When the sweeps stall, the failure path runs the Newton method
+ * (maxdiss_newton.c) from a Coulomb solution and from the sweeps' best
+ * iterate. See include/mcdyn/impact.h for the residual, the failure path
+ * and the regularisation. */
 #include "mcdyn/impact.h"
 #include "../base/clock.h"
 #include "../base/small_cholesky.h"
@@ -31,7 +34,7 @@ typedef struct mb_solve {
 
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
 {
-    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8, 100};
+    mcd_maxdiss_opts o = {1000, 1e-10, 0, 0.5, 1e-8, 100, NULL};
     return o;
 }
 
@@ -44,7 +47,7 @@ static size_t bgs_work_size(const mcd_fc3d *p)
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p)
 {
     if (!p || p->nb < 0 || p->nc < 0) return 0;
-    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p);
+    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p) + 2 * (size_t)mcd_fc3d_size(p);
 }
 
 static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, const double *r,
@@ -238,19 +241,63 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
                     st->iterations);
 }
 
-/* The failure path: the Newton method (maxdiss_newton.c) from the block
- * iteration's best r, newton_iter iterations per rung; it returns the
- * iterate of least R, never worse than its start. */
-static mcd_status newton_fallback(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
-                                  double *work, mcd_maxdiss_stats *st, mcd_error *err)
+/* The Newton method (maxdiss_newton.c) from r, newton_iter iterations per
+ * rung; r becomes its iterate of least R, never worse than the start. */
+static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
+                              mcd_maxdiss_stats *st, double *R, mcd_error *err)
 {
     mcd_maxdiss_opts on = *o;
     on.max_iter = o->newton_iter;
     mcd_maxdiss_stats ns;
     mcd_status s = mcd_maxdiss_newton(p, &on, r, work, &ns, err);
-    st->newton_iterations = ns.iterations;
-    st->residual = ns.residual;
+    st->newton_iterations += ns.iterations;
+    *R = ns.residual;
     return s;
+}
+
+/* A Coulomb solution (mncp-plm with its defaults and fallback chain) into
+ * rc, as the Newton method's start; 0 if there is none to start from (no
+ * workspace, one too small, or the solve returned no point). */
+static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *rc, double *uc,
+                         mcd_maxdiss_stats *st)
+{
+    if (!o->coulomb_ws || mcd_solver_ws_capacity(o->coulomb_ws) < mcd_fc3d_size(p)) return 0;
+    mcd_solver_opts so = mcd_solver_default_opts(MCD_SOLVER_MNCP_PLM);
+    mcd_solver_stats ss;
+    mcd_status s = mcd_solve_fc3d(o->coulomb_ws, MCD_SOLVER_MNCP_PLM, p, &so, rc, uc, &ss, NULL);
+    st->coulomb_iterations = ss.iterations;
+    if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return 0;
+    for (int i = 0; i < mcd_fc3d_size(p); i++)
+        if (!isfinite(rc[i])) return 0;
+    return 1;
+}
+
+/* The failure path (impact.h): Newton from a Coulomb solution, then from
+ * the block iteration's best r (in r); r receives the point of least R.
+ * work: the Newton method's, then 2 n doubles for the Coulomb r and u. */
+static mcd_status failure_path(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
+                               double *work, mcd_maxdiss_stats *st, mcd_error *err)
+{
+    size_t n = (size_t)mcd_fc3d_size(p);
+    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, Rc = INFINITY, Rb;
+    mcd_status s;
+    if (coulomb_start(p, o, rc, uc, st)) {
+        s = newton_from(p, o, rc, work, st, &Rc, err);
+        if (s == MCD_OK) {
+            memcpy(r, rc, n * sizeof *r);
+            st->residual = Rc;
+            return MCD_OK;
+        }
+        if (s != MCD_ERR_NOT_CONVERGED) return s;
+    }
+    s = newton_from(p, o, r, work, st, &Rb, err);
+    if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+    if (Rc < Rb) memcpy(r, rc, n * sizeof *r);
+    st->residual = fmin(Rc, Rb);
+    if (st->residual <= o->tol) return MCD_OK;
+    return mcd_fail(err, MCD_ERR_NOT_CONVERGED,
+                    "maxdiss-bgs: residual %g > tol %g after %d sweeps and %d Newton iterations",
+                    st->residual, o->tol, st->iterations, st->newton_iterations);
 }
 
 mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
@@ -281,7 +328,7 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     s = iterate(&m, r, st);
     memcpy(r, m.best, (size_t)n * sizeof *r);
     if (s == MCD_ERR_NOT_CONVERGED && o->newton_iter > 0 && mcd_maxdiss_newton_fits(p))
-        s = newton_fallback(p, o, r, work + bgs_work_size(p), st, err);
+        s = failure_path(p, o, r, work + bgs_work_size(p), st, err);
     double e = 0.0;
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
     st->energy = e;

@@ -2,7 +2,8 @@
  * law (mcd_maxdiss_newton) and the failure path of mcd_maxdiss_solve: one
  * contact equals the closed form, the same fixed point as block
  * Gauss-Seidel where that converges, captured scene steps where block
- * Gauss-Seidel stalls, dissipation at solutions, the iteration cap and bad
+ * Gauss-Seidel stalls (also those that need the failure path's Coulomb
+ * start), dissipation at solutions, the iteration cap and bad
  * input. Convention of include/mcdyn/impact.h: u = W r + q,
  * dT = 1/2 r'Wr + q'r; R the law's residual (velocity units). */
 #include "common/check_main.h"
@@ -191,6 +192,54 @@ START_TEST(failure_path_solves_stalled_steps)
 }
 END_TEST
 
+/* Captured steps of maxdiss-bgs's own runs of the robots lying on the
+ * floor (a1_drop_upside_down step 702, humanoid_flat step 1194; 16 and 12
+ * contacts, W of rank 18 and less, normal-row targets a little outside its
+ * range): Newton from the sweeps' stalled iterate ends at R = 1.1e-9 and
+ * 1.0e-9, above the step methods' tol 1e-9, and so does Newton from r = 0
+ * (docs/solvers.md, "The Coulomb start"). From a Coulomb solution
+ * (mncp-plm in the workspace lent by coulomb_ws) the failure path reaches
+ * R <= 1e-9; without the workspace, or with one too small for the
+ * problem, the solve is reported not converged. */
+START_TEST(coulomb_start_solves_lying_robot_steps)
+{
+    const char *files[] = {"a1down_md_702.dat", "hum_md_1194.dat"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        mcd_problem_file pf = read_captured(files[f]);
+        mcd_fc3d *p = &pf.fc3d;
+        int n = mcd_fc3d_size(p);
+        double *r = calloc((size_t)n, sizeof *r), *work = work_for(p);
+        mcd_solver_ws *ws = NULL, *small = NULL;
+        ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
+        ck_assert_int_eq(mcd_solver_ws_create(n - 1, &small, NULL), MCD_OK);
+        mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
+        o.tol = 1e-9;
+        mcd_maxdiss_stats st;
+        mcd_error err;
+        ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
+        ck_assert(st.residual > o.tol && st.newton_iterations > 0 && st.coulomb_iterations == 0);
+        o.coulomb_ws = small;
+        memset(r, 0, (size_t)n * sizeof *r);
+        ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
+        ck_assert_int_eq(st.coulomb_iterations, 0);
+        o.coulomb_ws = ws;
+        memset(r, 0, (size_t)n * sizeof *r);
+        ck_assert_msg(mcd_maxdiss_solve(p, &o, r, work, &st, &err) == MCD_OK, "%s: %s", files[f],
+                      err.msg);
+        ck_assert(st.residual <= o.tol && st.coulomb_iterations > 0);
+        /* R of the returned r, recomputed by the block iteration (0 sweeps) */
+        o.newton_iter = 0;
+        ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_OK);
+        ck_assert_int_eq(st.iterations, 0);
+        mcd_solver_ws_free(ws);
+        mcd_solver_ws_free(small);
+        free(r);
+        free(work);
+        mcd_problem_file_free(&pf);
+    }
+}
+END_TEST
+
 /* The tower step tower_plm_58 (20 contacts, the stack): neither stage
  * reaches 1e-9 (docs/solvers.md: the bottom box's four normal velocities
  * have a part outside the range of W). Reported as not converged, with the
@@ -300,6 +349,7 @@ static Suite *maxdiss_newton_suite(void)
     tcase_add_test(tc, one_contact_equals_single);
     tcase_add_test(tc, same_fixed_point_as_block_gauss_seidel);
     tcase_add_test(tc, failure_path_solves_stalled_steps);
+    tcase_add_test(tc, coulomb_start_solves_lying_robot_steps);
     tcase_add_test(tc, tower_step_reported_honestly);
     tcase_add_test(tc, iteration_cap);
     tcase_add_test(tc, bad_input);
