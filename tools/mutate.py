@@ -280,7 +280,9 @@ def main():
         for k, m in enumerate(rest, 1):
             results[m["id"]] = (m, *campaign.mutant(m, [], k, len(rest)))
     results = [results[m["id"]] for m in mutants]
-    run(["ninja", "-C", build, "-j2"], src, log)  # leave the copy built unmutated
+    # leave the copy built unmutated: what phase 2 built, or only the first
+    # tests' programs when phase 2 did not run (not the whole tree again)
+    campaign.rebuild(() if rest else names)
     counted = [r for r in results if r[1] not in ("error", "undecided")]
     killed = sum(1 for r in counted if r[1] == "killed")
     errors = [r for r in results if r[1] == "error"]
