@@ -8,6 +8,7 @@
 
 #include "args.h"
 #include "bench_dynamics_peers.h"
+#include "bench_dynamics_scaling.h"
 #include "bench_timer.h"
 #include "chain_model.h"
 #include "cli.h"
@@ -285,6 +286,10 @@ static void usage(FILE *out)
             "             mcd_inverse_dynamics\n"
             "    M(q)     mj_kinematics, mj_comPos, mj_crb, mj_fullM (dense)  |  mcd_mass_matrix\n"
             "A peer the build lacks is skipped with a note.\n\n"
+            "Last the scaling row: forward dynamics of the chain at N = 1000 against N = 100,\n"
+            "timed in interleaved pairs (one sample of each, alternated, so that the machine's\n"
+            "slow drifts hit both), with the per-pair ratio t(1000) / t(100) as median [min,\n"
+            "max]; issue 17's linear-scaling goal is read from it.\n\n"
             "options:\n"
             "  --reps N          samples per measurement, each batching calls for >= 1 ms\n"
             "                    (default %d)\n"
@@ -340,5 +345,6 @@ int mcd_bench_dynamics(int argc, char **argv)
     models_dirs_default(&dirs, o.models_dir);
     for (size_t i = 0; i < sizeof robots / sizeof *robots; i++)
         failed |= bench_robot(&dirs, &robots[i], o.samples);
-    return failed | bench_peers(&dirs, o.samples);
+    failed |= bench_peers(&dirs, o.samples);
+    return failed | bench_dynamics_scaling(o.samples);
 }
