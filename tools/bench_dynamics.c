@@ -131,9 +131,25 @@ static mcd_status state_make(bench_state *s, const mcd_model *m, mcd_error *err)
     return st;
 }
 
+/* Which build of the dynamics' recursion passes the library chose here
+ * (dynamics.h: AVX2 or portable). */
+static void print_dynamics_build(void)
+{
+    mcd_model *m = NULL;
+    mcd_data *d = NULL;
+    mcd_error err;
+    if (chain_model_make(1, &m, &err) == MCD_OK && mcd_data_create(m, &d, &err) == MCD_OK)
+        printf("dynamics passes: %s build (chosen at run time; MCDYN_PORTABLE=1 forces the "
+               "portable one)\n",
+               d->use_avx2 ? "AVX2" : "portable");
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+
 static void print_header(int samples)
 {
     bench_print_machine(stdout, "");
+    print_dynamics_build();
     printf("time per call [us]: median [min, max] of %d samples of >= 1 ms each "
            "(CLOCK_MONOTONIC)\n",
            samples);
