@@ -8,6 +8,7 @@
 
 #include "args.h"
 #include "bench_dynamics_peers.h"
+#include "bench_dynamics_scaling.h"
 #include "bench_timer.h"
 #include "chain_model.h"
 #include "cli.h"
@@ -130,9 +131,25 @@ static mcd_status state_make(bench_state *s, const mcd_model *m, mcd_error *err)
     return st;
 }
 
+/* Which build of the dynamics' recursion passes the library chose here
+ * (dynamics.h: AVX2 or portable). */
+static void print_dynamics_build(void)
+{
+    mcd_model *m = NULL;
+    mcd_data *d = NULL;
+    mcd_error err;
+    if (chain_model_make(1, &m, &err) == MCD_OK && mcd_data_create(m, &d, &err) == MCD_OK)
+        printf("dynamics passes: %s build (chosen at run time; MCDYN_PORTABLE=1 forces the "
+               "portable one)\n",
+               d->use_avx2 ? "AVX2" : "portable");
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+
 static void print_header(int samples)
 {
     bench_print_machine(stdout, "");
+    print_dynamics_build();
     printf("time per call [us]: median [min, max] of %d samples of >= 1 ms each "
            "(CLOCK_MONOTONIC)\n",
            samples);
@@ -285,6 +302,10 @@ static void usage(FILE *out)
             "             mcd_inverse_dynamics\n"
             "    M(q)     mj_kinematics, mj_comPos, mj_crb, mj_fullM (dense)  |  mcd_mass_matrix\n"
             "A peer the build lacks is skipped with a note.\n\n"
+            "Last the scaling row: forward dynamics of the chain at N = 1000 against N = 100,\n"
+            "timed in interleaved pairs (one sample of each, alternated, so that the machine's\n"
+            "slow drifts hit both), with the per-pair ratio t(1000) / t(100) as median [min,\n"
+            "max]; issue 17's linear-scaling goal is read from it.\n\n"
             "options:\n"
             "  --reps N          samples per measurement, each batching calls for >= 1 ms\n"
             "                    (default %d)\n"
@@ -340,5 +361,6 @@ int mcd_bench_dynamics(int argc, char **argv)
     models_dirs_default(&dirs, o.models_dir);
     for (size_t i = 0; i < sizeof robots / sizeof *robots; i++)
         failed |= bench_robot(&dirs, &robots[i], o.samples);
-    return failed | bench_peers(&dirs, o.samples);
+    failed |= bench_peers(&dirs, o.samples);
+    return failed | bench_dynamics_scaling(o.samples);
 }

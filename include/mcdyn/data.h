@@ -50,6 +50,10 @@ typedef struct mcd_data {
     double *tmp_nv;   /* nv scratch */
     double *tmp_nv2;  /* nv scratch */
     int factor_valid; /* 1 after mcd_minv_factor on the current configuration */
+    /* 1: the dynamics' recursion passes run their AVX2 build, 0: the
+     * portable one; the results are bit-identical (dynamics.h). Set by
+     * mcd_data_create from the CPU and the environment; may be set to 0. */
+    int use_avx2;
     /* NULL, or nv terms >= 0 added to the diagonal of M by the articulated-body
      * factorization, which then factors M + diag(hinge_diagonal) (each term
      * joins D(k) = H P H^* of its hinge, as MuJoCo's armature): the

@@ -8,6 +8,13 @@
  *
  * Vectors are dense double arrays; matrices are row-major.
  * Equation of motion:  M(q) qdd + C(q, qd) = tau   (C includes gravity).
+ *
+ * Instruction sets: built for x86-64 by GCC or Clang, the library holds the
+ * recursion passes twice, portable and for AVX2 (the same C; no FMA, no
+ * reassociation, so the results are bit-identical). mcd_data_create picks
+ * the AVX2 build when the CPU has AVX2 and the environment variable
+ * MCDYN_PORTABLE is not set (d->use_avx2 says which; setting it to 0
+ * selects the portable build).
  */
 #ifndef MCDYN_DYNAMICS_H
 #define MCDYN_DYNAMICS_H

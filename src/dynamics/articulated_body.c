@@ -109,8 +109,11 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_tra
     return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, P_base, P_parent);
 }
 
-mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
+/* The sweep; *singular = the first body whose D is not positive definite,
+ * or -1. */
+static void inertia_loop(const mcd_model *m, mcd_data *d, int *singular)
 {
+    *singular = -1;
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
         const mcd_body_plan *plan = &d->plan[k];
@@ -123,13 +126,23 @@ mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
                                                d->Dinv + at, P_base, P_parent)
                         : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra,
                                        d->G + at, d->Dinv + at, P_base, P_parent);
-        if (!ok)
-            return mcd_fail(&d->err, MCD_ERR_SINGULAR,
-                            "articulated inertia D = H P H^* of joint '%s' is not positive "
-                            "definite (massless or degenerate bodies beyond it)",
-                            m->joint_name[k]);
+        if (!ok) {
+            *singular = k;
+            return;
+        }
     }
-    return MCD_OK;
+}
+MCD_AVX2_TWIN(inertia_loop, (const mcd_model *m, mcd_data *d, int *singular), (m, d, singular))
+
+mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
+{
+    int k;
+    MCD_RUN(d, inertia_loop, (m, d, &k));
+    if (k < 0) return MCD_OK;
+    return mcd_fail(&d->err, MCD_ERR_SINGULAR,
+                    "articulated inertia D = H P H^* of joint '%s' is not positive "
+                    "definite (massless or degenerate bodies beyond it)",
+                    m->joint_name[k]);
 }
 
 /* One body of the bias sweep (n columns; inlined with n = 1 for the
@@ -144,17 +157,17 @@ static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_dat
     for (int i = 0; i < n; i++) eps[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
     small_mul(n, d->Dinv + at, eps, d->nu + B->vadr);
     if (B->parent < 0) return;
-    double *z_parent = d->bd[B->parent].z, Pa[6], HPa[6], zplus[6];
+    double *z_parent = d->bd[B->parent].z, Pa[6] = {0}, HPa[6], zplus[6];
     if (with_a) { /* eps - H P a, with P a kept for z+ */
         mcd_sym6_mul_v(Pa, &b->P, b->a);
         mcd_hinge_project(HPa, Hs, n, Pa);
         for (int i = 0; i < n; i++) eps[i] -= HPa[i];
     }
     mcd_hinge_apply(zplus, d->G + at, n, eps);
-    for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + (with_a ? Pa[i] : 0.0);
+    for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + Pa[i];
 }
 
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
+static void bias_loop(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
 {
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
@@ -163,6 +176,14 @@ void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int w
         else
             bias_step(B, d, B->nv, &d->bd[k], tau, with_a);
     }
+}
+
+MCD_AVX2_TWIN(bias_loop, (const mcd_model *m, mcd_data *d, const double *tau, int with_a),
+              (m, d, tau, with_a))
+
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
+{
+    MCD_RUN(d, bias_loop, (m, d, tau, with_a));
 }
 
 /* One body of the acceleration sweep (n columns, as bias_step). */
@@ -179,8 +200,8 @@ static inline void accel_step(const mcd_body *B, mcd_data *d, int n, mcd_body_da
     for (int i = 0; i < 6; i++) b->alpha[i] += Hx[i];
 }
 
-void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_a,
-                        double *qdd)
+static void accel_loop(const mcd_model *m, mcd_data *d, const double *a_world, int with_a,
+                       double *qdd)
 {
     static const double zero[6] = {0};
     for (int k = 0; k < m->nbody; k++) {
@@ -191,6 +212,16 @@ void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6]
         else
             accel_step(B, d, B->nv, &d->bd[k], ap, with_a, qdd);
     }
+}
+
+MCD_AVX2_TWIN(accel_loop,
+              (const mcd_model *m, mcd_data *d, const double *a_world, int with_a, double *qdd),
+              (m, d, a_world, with_a, qdd))
+
+void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_a,
+                        double *qdd)
+{
+    MCD_RUN(d, accel_loop, (m, d, a_world, with_a, qdd));
 }
 
 mcd_status mcd_minv_factor(const mcd_model *m, mcd_data *d, const double *q)

@@ -40,6 +40,7 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     }
     memset(d->bd, 0, bytes);
     mcd_data_plan(m, d->plan);
+    d->use_avx2 = mcd_avx2_available();
     mcd_status s = mcd_osc_reserve(d, MCD_OSC_DEFAULT_CAPACITY);
     if (s == MCD_OK) s = mcd_closure_ws_create(d);
     if (s != MCD_OK) {
@@ -50,6 +51,15 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     mcd_error_clear(&d->err);
     *out = d;
     return MCD_OK;
+}
+
+int mcd_avx2_available(void)
+{
+#if MCD_HAVE_AVX2_PATH
+    return __builtin_cpu_supports("avx2") && !getenv("MCDYN_PORTABLE");
+#else
+    return 0;
+#endif
 }
 
 void mcd_data_free(mcd_data *d)

@@ -8,6 +8,40 @@
 
 #include <math.h>
 
+/* The recursion passes have two builds in this library when it is
+ * compiled for x86-64 by GCC or Clang: the portable one and the same C
+ * compiled for AVX2 (wider vectors and three-operand instructions; no FMA,
+ * which the AVX2 target does not enable, and no reassociation without
+ * -ffast-math: the same roundings, so bit-identical results; tested by
+ * tests/dynamics/test_isa_paths.c). mcd_data_create sets d->use_avx2 when
+ * the CPU has AVX2 and MCDYN_PORTABLE is not set in the environment
+ * (mcd_avx2_available). MCD_AVX2 marks a pass's AVX2 build: flatten
+ * compiles the helpers it calls into it with the AVX2 target. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define MCD_HAVE_AVX2_PATH 1
+#define MCD_AVX2           __attribute__((target("avx2"), flatten))
+#else
+#define MCD_HAVE_AVX2_PATH 0
+#endif
+
+/* 1 if the AVX2 builds can run here and MCDYN_PORTABLE is unset. */
+int mcd_avx2_available(void);
+
+/* MCD_AVX2_TWIN(name, params, args) defines name_avx2, the AVX2 build of
+ * the pass `static void name params` (called with args); MCD_RUN(d, name,
+ * args) calls the build d chose. */
+#if MCD_HAVE_AVX2_PATH
+#define MCD_AVX2_TWIN(name, params, args)                                                          \
+    MCD_AVX2 static void name##_avx2 params                                                        \
+    {                                                                                              \
+        name args;                                                                                 \
+    }
+#define MCD_RUN(d, name, args) ((d)->use_avx2 ? name##_avx2 args : name args)
+#else
+#define MCD_AVX2_TWIN(name, params, args)
+#define MCD_RUN(d, name, args) name args
+#endif
+
 /* Input checks: a NULL vector or a NaN/Inf entry is reported in d->err
  * naming the vector and the joint. */
 mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);

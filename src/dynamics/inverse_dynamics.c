@@ -46,6 +46,11 @@ static void newton_euler(const mcd_model *m, mcd_data *d, const double *qd, cons
     }
 }
 
+MCD_AVX2_TWIN(newton_euler,
+              (const mcd_model *m, mcd_data *d, const double *qd, const double *qdd,
+               const double *f_ext, double *tau),
+              (m, d, qd, qdd, f_ext, tau))
+
 mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
                                 const double *qdd, const double *f_ext, double *tau)
 {
@@ -57,7 +62,7 @@ mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
     mcd_velocity_pass(m, d, qd, 0);
-    newton_euler(m, d, qd, qdd, f_ext, tau);
+    MCD_RUN(d, newton_euler, (m, d, qd, qdd, f_ext, tau));
     return MCD_OK;
 }
 
@@ -70,7 +75,7 @@ mcd_status mcd_bias_forces(const mcd_model *m, mcd_data *d, const double *q, con
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
     mcd_velocity_pass(m, d, qd, 0);
-    newton_euler(m, d, qd, NULL, NULL, C);
+    MCD_RUN(d, newton_euler, (m, d, qd, NULL, NULL, C));
     return MCD_OK;
 }
 
@@ -80,6 +85,6 @@ mcd_status mcd_gravity_forces(const mcd_model *m, mcd_data *d, const double *q, 
     if (s == MCD_OK && !G) s = mcd_fail(&d->err, MCD_ERR_ARG, "G is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    newton_euler(m, d, NULL, NULL, NULL, G);
+    MCD_RUN(d, newton_euler, (m, d, NULL, NULL, NULL, G));
     return MCD_OK;
 }

@@ -242,15 +242,28 @@ static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const d
     }
 }
 
+static void kinematics_loop(const mcd_model *m, mcd_data *d, const double *q)
+{
+    for (int k = 0; k < m->nbody; k++) body_kinematics(m, d, k, q);
+}
+MCD_AVX2_TWIN(kinematics_loop, (const mcd_model *m, mcd_data *d, const double *q), (m, d, q))
+
+static void velocity_loop(const mcd_model *m, mcd_data *d, const double *qd, int bias)
+{
+    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias);
+}
+MCD_AVX2_TWIN(velocity_loop, (const mcd_model *m, mcd_data *d, const double *qd, int bias),
+              (m, d, qd, bias))
+
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
     d->factor_valid = 0; /* the hinge maps change: a factorization of M is stale */
-    for (int k = 0; k < m->nbody; k++) body_kinematics(m, d, k, q);
+    MCD_RUN(d, kinematics_loop, (m, d, q));
 }
 
 void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias)
 {
-    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias);
+    MCD_RUN(d, velocity_loop, (m, d, qd, bias));
 }
 
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q)

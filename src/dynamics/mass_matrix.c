@@ -27,13 +27,9 @@ static inline void mass_matrix_columns(const mcd_model *m, const mcd_data *d, in
     }
 }
 
-mcd_status mcd_mass_matrix(const mcd_model *m, mcd_data *d, const double *q, double *M)
+/* R(k) tip to base and the columns of M they give. */
+static void composite_loop(const mcd_model *m, mcd_data *d, double *M)
 {
-    mcd_status s = mcd_check_state(m, d, q);
-    if (s == MCD_OK && !M) s = mcd_fail(&d->err, MCD_ERR_ARG, "M is NULL");
-    if (s != MCD_OK) return s;
-    mcd_kinematics_pass(m, d, q);
-    memset(M, 0, (size_t)m->nv * (size_t)m->nv * sizeof *M);
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
         const mcd_body_plan *plan = &d->plan[k];
@@ -49,5 +45,16 @@ mcd_status mcd_mass_matrix(const mcd_model *m, mcd_data *d, const double *q, dou
         else
             mass_matrix_columns(m, d, k, B->nv, F, M);
     }
+}
+MCD_AVX2_TWIN(composite_loop, (const mcd_model *m, mcd_data *d, double *M), (m, d, M))
+
+mcd_status mcd_mass_matrix(const mcd_model *m, mcd_data *d, const double *q, double *M)
+{
+    mcd_status s = mcd_check_state(m, d, q);
+    if (s == MCD_OK && !M) s = mcd_fail(&d->err, MCD_ERR_ARG, "M is NULL");
+    if (s != MCD_OK) return s;
+    mcd_kinematics_pass(m, d, q);
+    memset(M, 0, (size_t)m->nv * (size_t)m->nv * sizeof *M);
+    MCD_RUN(d, composite_loop, (m, d, M));
     return MCD_OK;
 }
