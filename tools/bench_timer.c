@@ -37,6 +37,14 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* min, median and max of the n values of t (sorted in place). */
+static bench_spread spread_of(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, compare_doubles);
+    const int h = n / 2;
+    return (bench_spread){t[0], n % 2 ? t[h] : 0.5 * (t[h - 1] + t[h]), t[n - 1]};
+}
+
 /* Fills t with `samples` per-call times [us]; returns 0, or -1 on failure. */
 static int take_samples(bench_call call, void *ctx, long calls, int samples, double *t)
 {
@@ -53,12 +61,26 @@ int bench_time_us(bench_call call, void *ctx, int samples, bench_spread *out)
     long calls = calibrate(call, ctx);
     double *t = malloc(sizeof(double) * (size_t)samples);
     int failed = calls <= 0 || !t || take_samples(call, ctx, calls, samples, t) != 0;
+    if (!failed) *out = spread_of(t, samples);
+    free(t);
+    return failed ? -1 : 0;
+}
+
+int bench_time_pair_us(bench_call a, void *ctx_a, bench_call b, void *ctx_b, int samples,
+                       bench_spread *out_a, bench_spread *out_b, bench_spread *ratio)
+{
+    const long calls_a = calibrate(a, ctx_a), calls_b = calibrate(b, ctx_b);
+    double *t = malloc(sizeof(double) * 3 * (size_t)samples);
+    int failed = calls_a <= 0 || calls_b <= 0 || !t;
+    for (int n = 0; !failed && n < samples; n++) {
+        failed = take_samples(a, ctx_a, calls_a, 1, t + n) != 0 ||
+                 take_samples(b, ctx_b, calls_b, 1, t + samples + n) != 0;
+        if (!failed) t[2 * samples + n] = t[n] / t[samples + n];
+    }
     if (!failed) {
-        qsort(t, (size_t)samples, sizeof *t, compare_doubles);
-        int h = samples / 2;
-        out->min = t[0];
-        out->median = samples % 2 ? t[h] : 0.5 * (t[h - 1] + t[h]);
-        out->max = t[samples - 1];
+        *out_a = spread_of(t, samples);
+        *out_b = spread_of(t + samples, samples);
+        *ratio = spread_of(t + 2 * samples, samples);
     }
     free(t);
     return failed ? -1 : 0;

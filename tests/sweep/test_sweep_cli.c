@@ -147,7 +147,8 @@ START_TEST(resume_after_kill)
     waitpid(pid, &status, 0);
     const int kept = journal_rows(part);
     ck_assert_msg(WIFSIGNALED(status), "the sweep ended before it was killed: make it longer");
-    ck_assert_int_eq(kept, 2);              /* killed inside case 2 */
+    /* Killed inside a later case: at least two rows, not all eight. */
+    ck_assert_msg(kept >= 2 && kept < 8, "kept %d", kept);
     ck_assert_int_ne(access(out, F_OK), 0); /* no summary of an unfinished sweep */
     summary before = summary_read(part);
     const char *said = sweep_ok(data_path("slow.yaml"), out, "--resume");
