@@ -299,9 +299,9 @@ static void directions(mcd_contact_ws *w, int k, const mcd_contact_options *o)
 }
 
 /* The free acceleration dq = M^{-1} (tau - b) by mcd_forward_dynamics, or,
- * when the kinematics of q are already in d, by its passes after the
- * kinematics pass (dynamics_internal.h), in the same order: the same dq,
- * the same articulated-body factorization left in d. */
+ * when the kinematics of q are already in d, by its part after the
+ * kinematics pass (mcd_forward_dynamics_after_kinematics): the same dq, the
+ * same articulated-body factorization left in d. */
 static mcd_status free_acceleration(const mcd_model *m, mcd_data *d, const double *q,
                                     const double *qd, const double *tau, int kinematics_done,
                                     double *dq)
@@ -309,17 +309,7 @@ static mcd_status free_acceleration(const mcd_model *m, mcd_data *d, const doubl
     if (!kinematics_done) return mcd_forward_dynamics(m, d, q, qd, tau, NULL, dq);
     mcd_status s = mcd_check_vector_nv(m, d, "qd", qd);
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "tau", tau);
-    if (s == MCD_OK) {
-        mcd_velocity_pass(m, d, qd, 1);
-        s = mcd_aba_inertia_pass(m, d);
-    }
-    if (s != MCD_OK) return s;
-    d->factor_valid = 1;
-    double a_world[6];
-    mcd_gravity_acceleration(m, a_world);
-    mcd_aba_bias_pass(m, d, tau, 1);
-    mcd_aba_accel_pass(m, d, a_world, 1, dq);
-    return MCD_OK;
+    return s == MCD_OK ? mcd_forward_dynamics_after_kinematics(m, d, qd, tau, NULL, dq) : s;
 }
 
 mcd_status mcd_contact_setup(const mcd_model *m, mcd_data *d, mcd_contact_ws *w, const double *q,

@@ -98,6 +98,15 @@ void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int w
 void mcd_aba_accel_pass(const mcd_model *m, mcd_data *d, const double a_world[6], int with_a,
                         double *qdd);
 
+/* Forward dynamics after the kinematics pass of q (mcd_forward_dynamics
+ * without its argument checks and kinematics pass): the velocity pass, the
+ * bias forces less f_ext (NULL: none), the three articulated-body sweeps;
+ * qdd receives the accelerations. For callers that have made the
+ * kinematics pass of the same q themselves and checked qd, tau and qdd. */
+mcd_status mcd_forward_dynamics_after_kinematics(const mcd_model *m, mcd_data *d, const double *qd,
+                                                 const double *tau, const double *f_ext,
+                                                 double *qdd);
+
 /* Records a warning in d->warn and counts it. */
 void mcd_warn(mcd_data *d, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -14,11 +14,18 @@ mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s == MCD_OK && !qdd) s = mcd_fail(&d->err, MCD_ERR_ARG, "qdd is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
+    return mcd_forward_dynamics_after_kinematics(m, d, qd, tau, f_ext, qdd);
+}
+
+mcd_status mcd_forward_dynamics_after_kinematics(const mcd_model *m, mcd_data *d, const double *qd,
+                                                 const double *tau, const double *f_ext,
+                                                 double *qdd)
+{
     mcd_velocity_pass(m, d, qd, 1); /* b(k) = V x* (M V) ... */
     if (f_ext)                      /* ... - f_ext */
         for (int k = 0; k < m->nbody; k++)
             for (int i = 0; i < 6; i++) d->bd[k].z[i] -= f_ext[6 * k + i];
-    s = mcd_aba_inertia_pass(m, d);
+    mcd_status s = mcd_aba_inertia_pass(m, d);
     if (s != MCD_OK) return s;
     d->factor_valid = 1;
     double a_world[6];
