@@ -39,6 +39,15 @@
  *    or an inaccurate point. Measured on 400 random box landings
  *    (tests/solver/test_lemke_degenerate.c): 1e-11 lets 14 fail, 1e-9
  *    3, 1e-8 2, 1e-7 none;
+ *  - but a small positive a_i is taken as zero only while the step theta
+ *    of the large pivots moves x_i by at most delta + LEMKE_SHIFT_TOL
+ *    times the scale: the bound shift that follows changes the problem by
+ *    that much, and a larger change can leave a path that ends on a ray
+ *    of the shifted problem (solo12 at rest, 16 contacts: a_i = 9.5e-8 of
+ *    the largest drove a zero normal impulse to -9.3e-10 at scale 1e-2,
+ *    and the path ended on a ray with z0 = 4.7e-10). Such a row limits the
+ *    step like a large pivot. The 400 landings' small entries move x_i by
+ *    2.5e-13 of the scale at most, and stay zeros;
  *  - the minimum-ratio test is Harris' two-pass test: theta = min over
  *    candidates of (x_i + delta) / a_i, and every row with
  *    x_i <= theta a_i ties; whichever of them leaves, every other basic
@@ -65,6 +74,7 @@
 #define LEMKE_ZERO_TOL     1e-13 /* rounding floor of delta, relative to the scale of x_B, b */
 #define LEMKE_NOISE_FACTOR 10.0  /* safety factor on the estimated error of x_B */
 #define LEMKE_REFACTOR_TOL 1e-10 /* estimated error of x_B (relative) that triggers an LU */
+#define LEMKE_SHIFT_TOL    1e-10 /* bound shift by a small pivot taken as 0 (relative) */
 #define LEMKE_LEX_TOL      1e-12 /* lexicographic entries within this (relative) tie */
 #define LEMKE_TIE_PIVOT_RATIO                                                                      \
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
@@ -163,10 +173,21 @@ static int keep_stable_pivots(int nt, int *ties, const double *a, double tied_am
     return kept;
 }
 
+/* Whether row i (entry a_i of the entering column, basic value x_i) is a
+ * candidate of the ratio test, given the step theta_large that the large
+ * pivots (a_i > LEMKE_PIVOT_TOL amax) allow: a large pivot always; a
+ * smaller positive a_i only if that step would drive x_i below -shift_tol
+ * (delta + LEMKE_SHIFT_TOL times the scale), i.e. when treating a_i as zero
+ * would shift the problem by more than that. */
+static int limits(double a, double x, double amax, double theta_large, double shift_tol)
+{
+    return a > LEMKE_PIVOT_TOL * amax || (a > 0 && x - theta_large * a < -shift_tol);
+}
+
 /* Harris/lexicographic minimum-ratio test for the entering column w->col
  * (see the top of the file; x_B >= 0 here): the leaving row, preferring
  * the row of z0 when it ties; -1 if no a_i is positive (ray). */
-static int ratio_test(int m, const mcd_lemke_ws *w, double delta)
+static int ratio_test(int m, const mcd_lemke_ws *w, double delta, double shift_tol)
 {
     const double *a = w->col, *x = w->xB;
     double amax = 0.0;
@@ -175,12 +196,16 @@ static int ratio_test(int m, const mcd_lemke_ws *w, double delta)
     for (int i = 0; i < m; i++)
         if (a[i] > LEMKE_PIVOT_TOL * amax) theta = fmin(theta, (x[i] + delta) / a[i]);
     if (theta == INFINITY) return -1;
+    double theta_large = theta; /* then the small pivots that limit this step */
+    for (int i = 0; i < m; i++)
+        if (limits(a[i], x[i], amax, theta_large, shift_tol))
+            theta = fmin(theta, (x[i] + delta) / a[i]);
     /* The row attaining theta ties: delta >= 1e-13 |x_i| exceeds the
      * rounding of theta a_i, so nt >= 1 below. */
     int nt = 0;
     double tied_amax = 0.0;
     for (int i = 0; i < m; i++) {
-        if (!(a[i] > LEMKE_PIVOT_TOL * amax) || x[i] > theta * a[i]) continue;
+        if (!limits(a[i], x[i], amax, theta_large, shift_tol) || x[i] > theta * a[i]) continue;
         if (w->basis[i] == z0_index(m)) return i;
         w->ties[nt++] = i;
         tied_amax = fmax(tied_amax, a[i]);
@@ -308,7 +333,7 @@ static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int enteri
         noise(m, A, w, &scale, &error);
         int stale = !*fresh && error > LEMKE_REFACTOR_TOL * scale;
         double delta = LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
-        int r = stale ? -1 : ratio_test(m, w, delta);
+        int r = stale ? -1 : ratio_test(m, w, delta, delta + LEMKE_SHIFT_TOL * scale);
         if (r >= 0) return r;
         if (*fresh) return w->xB[z0_row(m, w)] <= delta ? -2 : -1;
         refactor(m, A, w);

@@ -28,15 +28,21 @@
 #define ERROR_TOL 1e-9 /* mcd_mlcp_error accepted for a solution */
 #define PI        3.14159265358979323846
 
-static void read_box(mcd_problem_file *f)
+/* A problem file of tests/solver_data/data/ (name relative to it). */
+static void read_data(const char *name, mcd_problem_file *f)
 {
     const char *src = getenv("MCDYN_SOURCE");
     ck_assert_msg(src != NULL, "MCDYN_SOURCE is not set");
     char path[1024];
-    snprintf(path, sizeof path, "%s/tests/solver_data/data/box_four_corners_mlcp.dat", src);
+    snprintf(path, sizeof path, "%s/tests/solver_data/data/%s", src, name);
     mcd_error err = {0};
     ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_MLCP, f, &err) == MCD_OK, "%s",
                   err.msg);
+}
+
+static void read_box(mcd_problem_file *f)
+{
+    read_data("box_four_corners_mlcp.dat", f);
 }
 
 /* Solves p with Lemke's method alone (the fallback chain off: its proximal
@@ -382,14 +388,20 @@ static double tableau(int m, const double *A, int v, int l)
 /* The state after pivot k: an almost-complementary feasible basis.
  *  - z0 is basic, no pair w_j, zeta_j is basic together, no variable twice;
  *  - x_B >= 0 (bound shifting raises rounded zeros to 0);
+ *  - the bound shifts change b by at most 1e-9 of the scale of x_B and b'
+ *    (each rounded zero raised to 0 is within its noise, and a small pivot
+ *    taken as zero shifts b by at most 1e-10 of the scale, lemke.c; measured
+ *    at most 8e-14 on these data, 2e-14 on the captured solo12 step, whose
+ *    path before that limit shifted one value by 9.3e-10 at scale 1e-2);
  *  - B x_B = b' (the shifted right-hand side), B assembled here from the
  *    basic variables' columns. The method refactorizes when its estimate
  *    of the error of x_B reaches 1e-10 of the scale of x_B and b', so the
  *    residual stays below 1e-10 |B| scale (measured: 7e-15 on these data);
  *  - the variable that entered is the complement of the one that left at
  *    the previous pivot (Lemke's complementary pivot rule), z0 at pivot 1. */
-static void check_state(int m, const double *A, const int *before, const int *basis,
-                        const double *x, const double *bs, int left, const char *what, int k)
+static void check_state(int m, const double *A, const double *b, const int *before,
+                        const int *basis, const double *x, const double *bs, int left,
+                        const char *what, int k)
 {
     int *seen = calloc(2 * (size_t)m + 1, sizeof *seen), entered = -1;
     for (int i = 0; i < m; i++) {
@@ -417,6 +429,10 @@ static void check_state(int m, const double *A, const int *before, const int *ba
     }
     ck_assert_msg(resid <= 1e-10 * norm_B * scale, "%s, pivot %d: |b' - B x_B| = %g (scale %g)",
                   what, k, resid, scale);
+    double shift = 0;
+    for (int l = 0; l < m; l++) shift = fmax(shift, fabs(bs[l] - b[l]));
+    ck_assert_msg(shift <= 1e-9 * scale, "%s, pivot %d: bound shifts |b' - b| = %g (scale %g)",
+                  what, k, shift, scale);
     free(seen);
 }
 
@@ -436,7 +452,7 @@ static void check_every_pivot(int m, const double *A, const double *b, const cha
             ck_assert_msg(st == MCD_OK, "%s: %s after %d pivots", what, mcd_status_str(st), pivots);
             break;
         }
-        check_state(m, A, before, r.w.basis, r.w.xB, r.w.xB + m, left, what, k);
+        check_state(m, A, b, before, r.w.basis, r.w.xB, r.w.xB + m, left, what, k);
         for (int i = 0; i < m; i++)
             if (r.w.basis[i] != before[i]) left = before[i];
         memcpy(before, r.w.basis, (size_t)m * sizeof *before);
@@ -478,6 +494,30 @@ START_TEST(every_pivot_keeps_an_almost_complementary_feasible_basis)
 }
 END_TEST
 
+/* models/solo12_drop_upright.yaml at t = 0.672 s (captured by mcdyn bench
+ * scenes, session 7): the robot at rest on 16 contacts, W of rank 18 in
+ * 80 rows. At pivot 15 the entering normal impulse's column had 1.2e-7 at
+ * a basic normal impulse of value 0 (9.5e-8 of the column's largest, below
+ * the 1e-7 pivot threshold): treated as zero, the step drove that value to
+ * -9.3e-10, and the bound shift that raised it to 0 changed the problem so
+ * that its Lemke path ends on a genuine ray (z0 = 4.7e-10, error 4.1e-9).
+ * With the shift limit (lemke.c: a small pivot limits the step when
+ * ignoring it would shift b by more than 1e-10 of the scale) it is solved
+ * in 18 pivots to 1e-15, every pivot's shift at rounding level. */
+START_TEST(captured_solo12_rest_is_solved)
+{
+    mcd_problem_file f;
+    read_data("captured/solo12up_lemke_672.dat", &f);
+    const mcd_mlcp *p = &f.mlcp;
+    ck_assert_int_eq(p->n, 96);
+    double z[96];
+    mcd_solver_stats st;
+    solve_ok(p, z, &st, "solo12 at rest");
+    check_every_pivot(p->n, p->M, p->q, "solo12 at rest");
+    mcd_problem_file_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-lemke-degenerate");
@@ -491,6 +531,7 @@ int main(void)
     tcase_add_test(tc, box_landings_never_fail);
     tcase_add_test(tc, infeasible_lcp_ends_on_a_ray);
     tcase_add_test(tc, every_pivot_keeps_an_almost_complementary_feasible_basis);
+    tcase_add_test(tc, captured_solo12_rest_is_solved);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
