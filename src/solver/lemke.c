@@ -324,8 +324,10 @@ static int z0_row(int m, const mcd_lemke_ws *w)
  * says that B^{-1} and x_B come from an LU with no pivot since; the basis
  * is refactorized (and *fresh set) when the estimated error of x_B is
  * large, and before a ray is accepted. -1 on a ray; -2 when no row limits
- * the entering variable but z0 is zero: the current point then solves the
- * LCP. */
+ * the entering variable but z0 <= delta + LEMKE_SHIFT_TOL times the scale:
+ * the current point then solves the LCP with b + e z0, a change of b no
+ * larger than a bound shift that the ratio test allows (a small pivot
+ * taken as zero), and is returned; the caller checks its error. */
 static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh)
 {
     for (;;) {
@@ -335,7 +337,7 @@ static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int enteri
         double delta = LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
         int r = stale ? -1 : ratio_test(m, w, delta, delta + LEMKE_SHIFT_TOL * scale);
         if (r >= 0) return r;
-        if (*fresh) return w->xB[z0_row(m, w)] <= delta ? -2 : -1;
+        if (*fresh) return w->xB[z0_row(m, w)] <= delta + LEMKE_SHIFT_TOL * scale ? -2 : -1;
         refactor(m, A, w);
         entering_column(m, A, w, entering);
         *fresh = 1;

@@ -518,6 +518,28 @@ START_TEST(captured_solo12_rest_is_solved)
 }
 END_TEST
 
+/* The same scene at t = 0.703 s (captured after the shift limit): the
+ * same path (16 pivots, the robot at rest), but the entering normal
+ * impulse's small entry now moves a zero normal impulse by 9.2e-13 at
+ * scale 9.8e-3, within the shift limit; that bound shift leaves z0 =
+ * 4.6e-13 on a ray of the shifted problem. The almost-complementary point
+ * solves the LCP with b + e z0, a change of b no larger than the shifts
+ * allowed, so the method returns it (lemke.c) and its error is 2.7e-12;
+ * before, the ray was reported and the step failed. */
+START_TEST(captured_solo12_ray_within_the_shifts_is_a_solution)
+{
+    mcd_problem_file f;
+    read_data("captured/solo12up_lemke_703.dat", &f);
+    const mcd_mlcp *p = &f.mlcp;
+    ck_assert_int_eq(p->n, 96);
+    double z[96];
+    mcd_solver_stats st;
+    solve_ok(p, z, &st, "solo12 at 0.703 s");
+    check_every_pivot(p->n, p->M, p->q, "solo12 at 0.703 s");
+    mcd_problem_file_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-lemke-degenerate");
@@ -532,6 +554,7 @@ int main(void)
     tcase_add_test(tc, infeasible_lcp_ends_on_a_ray);
     tcase_add_test(tc, every_pivot_keeps_an_almost_complementary_feasible_basis);
     tcase_add_test(tc, captured_solo12_rest_is_solved);
+    tcase_add_test(tc, captured_solo12_ray_within_the_shifts_is_a_solution);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }

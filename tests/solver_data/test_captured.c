@@ -94,6 +94,10 @@ static const struct {
      * a false ray of a bound shift beyond the noise (lemke.c, the shift
      * limit; test_lemke_degenerate.c); solved since in 18 pivots */
     {"solo12up_lemke_672.dat", "mlcp-pfb-rlm mlcp-pfb-plm mlcp-lemke"},
+    /* the same scene at step 703 after that fix: a ray of the shifted
+     * problem with z0 = 4.6e-13, which the method now returns as the
+     * solution it is (error 2.7e-12; lemke.c, test_lemke_degenerate.c) */
+    {"solo12up_lemke_703.dat", "mlcp-pfb-rlm mlcp-pfb-plm mlcp-lemke"},
 };
 enum { NFILES = sizeof expected / sizeof expected[0] };
 
