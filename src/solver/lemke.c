@@ -39,15 +39,20 @@
  *    or an inaccurate point. Measured on 400 random box landings
  *    (tests/solver/test_lemke_degenerate.c): 1e-11 lets 14 fail, 1e-9
  *    3, 1e-8 2, 1e-7 none;
- *  - but a small positive a_i is taken as zero only while the step theta
- *    of the large pivots moves x_i by at most delta + LEMKE_SHIFT_TOL
- *    times the scale: the bound shift that follows changes the problem by
- *    that much, and a larger change can leave a path that ends on a ray
- *    of the shifted problem (solo12 at rest, 16 contacts: a_i = 9.5e-8 of
- *    the largest drove a zero normal impulse to -9.3e-10 at scale 1e-2,
- *    and the path ended on a ray with z0 = 4.7e-10). Such a row limits the
- *    step like a large pivot. The 400 landings' small entries move x_i by
- *    2.5e-13 of the scale at most, and stay zeros;
+ *  - a second pass for a ray of the shifts: a small a_i taken as zero
+ *    moves x_i by theta a_i, and the bound shift that follows changes the
+ *    problem by that much, which can make the path end on a ray of the
+ *    shifted problem (solo12 at rest on 16 contacts: a_i = 9.5e-8 of the
+ *    largest drove a zero normal impulse to -9.3e-10 at scale 1e-2, and
+ *    the path ended on a ray with z0 = 4.7e-10). When a path ends on a ray
+ *    after shifts larger than delta + LEMKE_SHIFT_TOL times the scale, the
+ *    method starts again from the first pivot with that limit: a small
+ *    positive a_i whose row the step of the large pivots would drive below
+ *    it limits the step like a large pivot. Not in the first pass: there
+ *    those entries are mostly the structural zeros above (a box landing:
+ *    3.5e-11 of the largest; the box block: 8.9e-10, and pivoting on it
+ *    made B^{-1} 1e9 and the path end on a ray with z0 = 1.8), and their
+ *    shifts are harmless;
  *  - the minimum-ratio test is Harris' two-pass test: theta = min over
  *    candidates of (x_i + delta) / a_i, and every row with
  *    x_i <= theta a_i ties; whichever of them leaves, every other basic
@@ -60,8 +65,11 @@
  *    entries equal within LEMKE_LEX_TOL times the size of those rows;
  *  - before a ray is reported the basis is refactorized and the ratio test
  *    repeated; a ray is kept only if the fresh column is still <= 0 and z0
- *    is not zero (if z0 <= delta the almost-complementary point solves the
- *    LCP and is returned). */
+ *    is not zero up to the shifts: if z0 <= delta + LEMKE_SHIFT_TOL times
+ *    the scale, the almost-complementary point solves the LCP with
+ *    b + e z0, a change of b no larger than the second pass's shift limit,
+ *    and is returned (solo12 at rest, another step: a permitted shift of
+ *    9.2e-13 left z0 = 4.6e-13 on a ray; the point's error is 2.7e-12). */
 #include "lemke.h"
 
 #include "../base/lapack.h"
@@ -74,7 +82,7 @@
 #define LEMKE_ZERO_TOL     1e-13 /* rounding floor of delta, relative to the scale of x_B, b */
 #define LEMKE_NOISE_FACTOR 10.0  /* safety factor on the estimated error of x_B */
 #define LEMKE_REFACTOR_TOL 1e-10 /* estimated error of x_B (relative) that triggers an LU */
-#define LEMKE_SHIFT_TOL    1e-10 /* bound shift by a small pivot taken as 0 (relative) */
+#define LEMKE_SHIFT_TOL    1e-10 /* second pass: shift by a small pivot taken as 0 (relative) */
 #define LEMKE_LEX_TOL      1e-12 /* lexicographic entries within this (relative) tie */
 #define LEMKE_TIE_PIVOT_RATIO                                                                      \
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
@@ -177,8 +185,7 @@ static int keep_stable_pivots(int nt, int *ties, const double *a, double tied_am
  * candidate of the ratio test, given the step theta_large that the large
  * pivots (a_i > LEMKE_PIVOT_TOL amax) allow: a large pivot always; a
  * smaller positive a_i only if that step would drive x_i below -shift_tol
- * (delta + LEMKE_SHIFT_TOL times the scale), i.e. when treating a_i as zero
- * would shift the problem by more than that. */
+ * (the second pass's limit on the bound shifts; INFINITY in the first). */
 static int limits(double a, double x, double amax, double theta_large, double shift_tol)
 {
     return a > LEMKE_PIVOT_TOL * amax || (a > 0 && x - theta_large * a < -shift_tol);
@@ -323,19 +330,22 @@ static int z0_row(int m, const mcd_lemke_ws *w)
 /* The leaving row for the entering variable (its column in w->col). *fresh
  * says that B^{-1} and x_B come from an LU with no pivot since; the basis
  * is refactorized (and *fresh set) when the estimated error of x_B is
- * large, and before a ray is accepted. -1 on a ray; -2 when no row limits
- * the entering variable but z0 <= delta + LEMKE_SHIFT_TOL times the scale:
- * the current point then solves the LCP with b + e z0, a change of b no
- * larger than a bound shift that the ratio test allows (a small pivot
- * taken as zero), and is returned; the caller checks its error. */
-static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh)
+ * large, and before a ray is accepted. shift_limit: the bound shift that a
+ * small pivot taken as zero may cause, relative to the scale (INFINITY:
+ * none limits the step). -1 on a ray; -2 when no row limits the entering
+ * variable but z0 <= delta + LEMKE_SHIFT_TOL times the scale: the current
+ * point then solves the LCP with b + e z0, a change of b no larger than a
+ * bound shift the second pass allows, and is returned; the caller checks
+ * its error. */
+static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh,
+                       double shift_limit)
 {
     for (;;) {
         double scale, error;
         noise(m, A, w, &scale, &error);
         int stale = !*fresh && error > LEMKE_REFACTOR_TOL * scale;
         double delta = LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
-        int r = stale ? -1 : ratio_test(m, w, delta, delta + LEMKE_SHIFT_TOL * scale);
+        int r = stale ? -1 : ratio_test(m, w, delta, delta + shift_limit * scale);
         if (r >= 0) return r;
         if (*fresh) return w->xB[z0_row(m, w)] <= delta + LEMKE_SHIFT_TOL * scale ? -2 : -1;
         refactor(m, A, w);
@@ -344,38 +354,49 @@ static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int enteri
     }
 }
 
-mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
-                     double *zeta, int *pivots)
+/* Whether the bound shifts changed b by more than the second pass allows
+ * (max |b' - b| > delta + LEMKE_SHIFT_TOL times the scale). */
+static int shifted_beyond_limit(int m, const double *A, const double *b, const mcd_lemke_ws *w)
 {
-    *pivots = 0;
-    memset(zeta, 0, (size_t)m * sizeof *zeta);
-    if (m == 0) return MCD_OK;
+    double scale, error, shift = 0.0;
+    noise(m, A, w, &scale, &error);
+    for (int i = 0; i < m; i++) shift = fmax(shift, fabs(w->xB[m + i] - b[i]));
+    return shift > LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error + LEMKE_SHIFT_TOL * scale;
+}
+
+/* One Lemke path from the start (mcd_lemke; shift_limit as leaving_row). */
+static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
+                             const mcd_lemke_ws *w, double shift_limit, int *pivots)
+{
     int r = first_row(m, b);
-    if (b[r] >= 0) return MCD_OK; /* zeta = 0 solves it */
     start_basis(m, b, w);
     int entering = z0_index(m), fresh = 1;
-    mcd_status status = MCD_OK;
-    for (;;) {
-        if (*pivots == max_pivots) {
-            status = MCD_ERR_NOT_CONVERGED;
-            break;
-        }
+    for (int k = 0;; k++) {
+        if (k == max_pivots) return MCD_ERR_NOT_CONVERGED;
         entering_column(m, A, w, entering);
-        if (*pivots > 0) r = leaving_row(m, A, w, entering, &fresh);
-        if (r == -2) break; /* z0 = 0: solved */
-        if (r < 0) {
-            status = MCD_ERR_INFEASIBLE;
-            break;
-        }
+        if (k > 0) r = leaving_row(m, A, w, entering, &fresh, shift_limit);
+        if (r == -2) return MCD_OK; /* z0 = 0 up to the shifts: solved */
+        if (r < 0) return MCD_ERR_INFEASIBLE;
         pivot(m, w, r);
         ++*pivots;
         fresh = 0;
         int leaving = w->basis[r];
         w->basis[r] = entering;
         for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
-        if (leaving == z0_index(m)) break;
+        if (leaving == z0_index(m)) return MCD_OK;
         entering = complement(m, leaving);
     }
+}
+
+mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
+                     double *zeta, int *pivots)
+{
+    *pivots = 0;
+    memset(zeta, 0, (size_t)m * sizeof *zeta);
+    if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
+    mcd_status status = lemke_path(m, A, b, max_pivots, w, INFINITY, pivots);
+    if (status == MCD_ERR_INFEASIBLE && shifted_beyond_limit(m, A, b, w))
+        status = lemke_path(m, A, b, max_pivots, w, LEMKE_SHIFT_TOL, pivots);
     if (status == MCD_OK) refine(m, A, b, w);
     extract(m, w, zeta);
     return status;

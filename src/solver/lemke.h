@@ -5,7 +5,9 @@
  * explicitly and updated in O(m^2) per pivot, and refactorized by LU when
  * the measured error of the basic values grows; ties are judged against
  * that error (scale-aware, see lemke.c); at the end the basic values are
- * recomputed from an LU factorization of the final basis. */
+ * recomputed from an LU factorization of the final basis. A path that ends
+ * on a ray after bound shifts beyond a limit is run again from the start
+ * with that limit on the shifts (lemke.c). */
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
@@ -22,7 +24,8 @@ typedef struct mcd_lemke_ws {
     int *ipiv;    /* m */
 } mcd_lemke_ws;
 
-/* Solves the LCP into zeta (m). pivots receives the number of pivots.
+/* Solves the LCP into zeta (m). pivots receives the number of pivots of
+ * both passes; max_pivots bounds each pass.
  * Returns MCD_OK, MCD_ERR_INFEASIBLE (ray termination: no admissible
  * pivot, the LCP has no solution when A is copositive-plus) or
  * MCD_ERR_NOT_CONVERGED (max_pivots reached). On failure zeta holds the
