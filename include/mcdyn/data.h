@@ -27,14 +27,13 @@ extern "C" {
  * live in mcd_data, indexed by the body's velocity address. Each field
  * holds the result of the last algorithm that wrote it (dynamics.h). */
 typedef struct mcd_body_data {
-    mcd_pose X_world; /* body frame in the world (kinematics) */
-    mcd_sym6 M;       /* rigid-body spatial inertia M(k) about the world origin */
-    mcd_sym6 P;       /* articulated-body inertia P(k) (Jain Ch. 7; P+(k) is never stored) */
-    double V[6];      /* spatial velocity V(k) = [w; v] (v: velocity of the point at the origin) */
-    double a[6];      /* Coriolis acceleration a(k) = d/dt(H^*(k)) qd(k) */
-    double alpha[6];  /* spatial acceleration alpha(k) (Newton-Euler, forward dynamics) */
-    double f[6];      /* Newton-Euler body force f(k) (inverse dynamics) */
-    double z[6];      /* articulated-body residual force z(k), accumulated from b(k) - f_ext */
+    mcd_pose X_world;    /* body frame in the world (kinematics) */
+    mcd_rigid_inertia M; /* rigid-body spatial inertia M(k) about the world origin, in 10 numbers */
+    mcd_sym6 P;          /* articulated-body inertia P(k) (Jain Ch. 7; P+(k) is never stored) */
+    double V[6];     /* spatial velocity V(k) = [w; v] (v: velocity of the point at the origin) */
+    double a[6];     /* Coriolis acceleration a(k) = d/dt(H^*(k)) qd(k) */
+    double alpha[6]; /* spatial acceleration alpha(k) (Newton-Euler, forward dynamics) */
+    double z[6];     /* articulated-body residual force z(k), accumulated from b(k) - f_ext */
 } mcd_body_data;
 
 typedef struct mcd_data {
@@ -46,6 +45,7 @@ typedef struct mcd_data {
     double *Dinv;     /* D(k)^{-1} = (H P H^*)^{-1}: nv(k) x nv(k), row-major */
     double *nu;       /* nu(k) = D(k)^{-1} eps(k), eps = T - H z (nv entries, at vadr) */
     mcd_sym6 *R;      /* composite-body inertia R(k) of the mass matrix (nbody entries) */
+    double *f;        /* Newton-Euler body force f(k) of inverse dynamics: 6 per body */
     double *q, *qd;   /* state scratch owned by data (nq, nv), for convenience */
     double *tmp_nv;   /* nv scratch */
     double *tmp_nv2;  /* nv scratch */

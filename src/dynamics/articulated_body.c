@@ -120,8 +120,13 @@ static void inertia_loop(const mcd_model *m, mcd_data *d, int *singular)
         const int n = B->nv, at = 6 * B->vadr;
         const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
         mcd_sym6 *P = &d->bd[k].P, *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
-        const mcd_sym6 *P_base = P_parent && plan->starts_parent ? &d->bd[B->parent].M : P_parent;
-        if (plan->leaf) *P = d->bd[k].M;
+        mcd_sym6 M_parent;
+        const mcd_sym6 *P_base = P_parent;
+        if (P_parent && plan->starts_parent) {
+            mcd_rigid_inertia_to_sym6(&M_parent, &d->bd[B->parent].M);
+            P_base = &M_parent;
+        }
+        if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
         int ok = n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
                                                d->Dinv + at, P_base, P_parent)
                         : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra,

@@ -28,12 +28,13 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     d->Dinv = calloc(6 * nv, sizeof *d->Dinv); /* n x n <= 6 n per hinge */
     d->nu = calloc(nv, sizeof *d->nu);
     d->R = calloc(nb, sizeof *d->R);
+    d->f = calloc(6 * nb, sizeof *d->f);
     d->plan = calloc(nb, sizeof *d->plan);
     d->q = calloc(nq, sizeof *d->q);
     d->qd = calloc(nv, sizeof *d->qd);
     d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
     d->tmp_nv2 = calloc(nv, sizeof *d->tmp_nv2);
-    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->plan || !d->q ||
+    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->f || !d->plan || !d->q ||
         !d->qd || !d->tmp_nv || !d->tmp_nv2) {
         mcd_data_free(d);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
@@ -73,6 +74,7 @@ void mcd_data_free(mcd_data *d)
     free(d->Dinv);
     free(d->nu);
     free(d->R);
+    free(d->f);
     free(d->plan);
     free(d->q);
     free(d->qd);

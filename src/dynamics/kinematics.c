@@ -92,7 +92,8 @@ static void hinge_map(const mcd_body *B, const mcd_pose *Xw, const double Rpj[9]
 /* M(k) about the world origin: mass at the world centre of mass, rotational
  * inertia R J_c R^T; for a diagonal J_c = diag(j), R J_c R^T = T R^T with
  * T = R diag(j), the same sums as mcd_m3_rotate_sym without its zero terms. */
-static void world_inertia(const mcd_body *B, int inertia_diag, const mcd_pose *Xw, mcd_sym6 *I)
+static void world_inertia(const mcd_body *B, int inertia_diag, const mcd_pose *Xw,
+                          mcd_rigid_inertia *I)
 {
     double c[3], J[9];
     mcd_pose_apply(c, Xw, B->mass.com);
@@ -108,7 +109,7 @@ static void world_inertia(const mcd_body *B, int inertia_diag, const mcd_pose *X
     } else {
         mcd_m3_rotate_sym(J, Xw->R, B->mass.inertia);
     }
-    mcd_sym6_rigid(I, B->mass.mass, c, J);
+    mcd_rigid_inertia_make(I, B->mass.mass, c, J);
 }
 
 /* The index i of a hinge axis that is +-e_i (its other entries exactly 0),
@@ -237,7 +238,7 @@ static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const d
     }
     if (bias) { /* b(k) = V x* (M V) */
         double h[6];
-        mcd_sym6_rigid_mul_v(h, &b->M, b->V);
+        mcd_rigid_inertia_mul_v(h, &b->M, b->V);
         mcd_force_cross(b->z, b->V, h);
     }
 }
