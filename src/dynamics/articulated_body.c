@@ -18,7 +18,13 @@
  * sweep uses P+ a = P a - G (H P a), so
  *   z+(k) = z(k) + P(k) a(k) + G(k) [eps(k) - H P(k) a(k)].
  * One-column hinges (revolute, prismatic) take a scalar path: D is a
- * number, no matrix inverse. Each pass is O(N); M is never formed. */
+ * number, no matrix inverse. Each pass is O(N); M is never formed.
+ *
+ * P(k) is needed only from the visit of k's first child (which starts it)
+ * to k's own visit, and forward dynamics makes the bias step of each body
+ * in the same visit as its inertia step (z(k) is complete then too), so
+ * P(k) lives in one of a few reused slots (d->P, mcd_aba_plan_slots), not
+ * in a per-body array: a chain needs two. */
 #include "dynamics_internal.h"
 
 #include <string.h>
@@ -109,51 +115,74 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_tra
     return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, P_base, P_parent);
 }
 
+int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots)
+{
+    int nslot = 0, nfree = 0;
+    for (int k = m->nbody - 1; k >= 0; k--) {
+        const int parent = m->body[k].parent;
+        if (plan[k].leaf) plan[k].P_slot = nfree > 0 ? free_slots[--nfree] : nslot++;
+        if (parent >= 0 && plan[k].starts_parent)
+            plan[parent].P_slot = nfree > 0 ? free_slots[--nfree] : nslot++;
+        free_slots[nfree++] = plan[k].P_slot;
+    }
+    return nslot;
+}
+
+/* The inertia step of body k: P(k) complete, P(parent) started or added
+ * to; returns 0 if D(k) is not positive definite. */
+static inline int inertia_body(const mcd_model *m, mcd_data *d, int k)
+{
+    const mcd_body *B = &m->body[k];
+    const mcd_body_plan *plan = &d->plan[k];
+    const int n = B->nv, at = 6 * B->vadr;
+    const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
+    mcd_sym6 *P = d->P + plan->P_slot;
+    mcd_sym6 *P_parent = B->parent >= 0 ? d->P + d->plan[B->parent].P_slot : NULL;
+    mcd_sym6 M_parent;
+    const mcd_sym6 *P_base = P_parent;
+    if (P_parent && plan->starts_parent) {
+        mcd_rigid_inertia_to_sym6(&M_parent, &d->bd[B->parent].M);
+        P_base = &M_parent;
+    }
+    if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
+    return n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
+                                         d->Dinv + at, P_base, P_parent)
+                  : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra, d->G + at,
+                                 d->Dinv + at, P_base, P_parent);
+}
+
 /* The sweep; *singular = the first body whose D is not positive definite,
  * or -1. */
 static void inertia_loop(const mcd_model *m, mcd_data *d, int *singular)
 {
     *singular = -1;
-    for (int k = m->nbody - 1; k >= 0; k--) {
-        const mcd_body *B = &m->body[k];
-        const mcd_body_plan *plan = &d->plan[k];
-        const int n = B->nv, at = 6 * B->vadr;
-        const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
-        mcd_sym6 *P = &d->bd[k].P, *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
-        mcd_sym6 M_parent;
-        const mcd_sym6 *P_base = P_parent;
-        if (P_parent && plan->starts_parent) {
-            mcd_rigid_inertia_to_sym6(&M_parent, &d->bd[B->parent].M);
-            P_base = &M_parent;
-        }
-        if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
-        int ok = n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
-                                               d->Dinv + at, P_base, P_parent)
-                        : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra,
-                                       d->G + at, d->Dinv + at, P_base, P_parent);
-        if (!ok) {
+    for (int k = m->nbody - 1; k >= 0; k--)
+        if (!inertia_body(m, d, k)) {
             *singular = k;
             return;
         }
-    }
 }
 MCD_AVX2_TWIN(inertia_loop, (const mcd_model *m, mcd_data *d, int *singular), (m, d, singular))
 
-mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
+static mcd_status singular_hinge(const mcd_model *m, mcd_data *d, int k)
 {
-    int k;
-    MCD_RUN(d, inertia_loop, (m, d, &k));
-    if (k < 0) return MCD_OK;
     return mcd_fail(&d->err, MCD_ERR_SINGULAR,
                     "articulated inertia D = H P H^* of joint '%s' is not positive "
                     "definite (massless or degenerate bodies beyond it)",
                     m->joint_name[k]);
 }
 
+mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
+{
+    int k;
+    MCD_RUN(d, inertia_loop, (m, d, &k));
+    return k < 0 ? MCD_OK : singular_hinge(m, d, k);
+}
+
 /* One body of the bias sweep (n columns; inlined with n = 1 for the
  * one-column hinges, whose loops then unroll). */
 static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
-                             const double *tau, int with_a)
+                             const mcd_sym6 *P, const double *tau, int with_a)
 {
     const int at = 6 * B->vadr;
     const double *Hs = d->Hstar + at;
@@ -164,7 +193,7 @@ static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_dat
     if (B->parent < 0) return;
     double *z_parent = d->bd[B->parent].z, Pa[6] = {0}, HPa[6], zplus[6];
     if (with_a) { /* eps - H P a, with P a kept for z+ */
-        mcd_sym6_mul_v(Pa, &b->P, b->a);
+        mcd_sym6_mul_v(Pa, P, b->a);
         mcd_hinge_project(HPa, Hs, n, Pa);
         for (int i = 0; i < n; i++) eps[i] -= HPa[i];
     }
@@ -172,23 +201,50 @@ static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_dat
     for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + Pa[i];
 }
 
-static void bias_loop(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
+/* The bias step of body k (with_a: P(k) in its slot, a(k) in bd). */
+static inline void bias_body(const mcd_model *m, mcd_data *d, int k, const double *tau, int with_a)
 {
-    for (int k = m->nbody - 1; k >= 0; k--) {
-        const mcd_body *B = &m->body[k];
-        if (B->nv == 1)
-            bias_step(B, d, 1, &d->bd[k], tau, with_a);
-        else
-            bias_step(B, d, B->nv, &d->bd[k], tau, with_a);
-    }
+    const mcd_body *B = &m->body[k];
+    const mcd_sym6 *P = with_a ? d->P + d->plan[k].P_slot : NULL;
+    if (B->nv == 1)
+        bias_step(B, d, 1, &d->bd[k], P, tau, with_a);
+    else
+        bias_step(B, d, B->nv, &d->bd[k], P, tau, with_a);
 }
 
-MCD_AVX2_TWIN(bias_loop, (const mcd_model *m, mcd_data *d, const double *tau, int with_a),
-              (m, d, tau, with_a))
-
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
+static void bias_loop(const mcd_model *m, mcd_data *d, const double *tau)
 {
-    MCD_RUN(d, bias_loop, (m, d, tau, with_a));
+    for (int k = m->nbody - 1; k >= 0; k--) bias_body(m, d, k, tau, 0);
+}
+MCD_AVX2_TWIN(bias_loop, (const mcd_model *m, mcd_data *d, const double *tau), (m, d, tau))
+
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau)
+{
+    MCD_RUN(d, bias_loop, (m, d, tau));
+}
+
+/* The inertia and bias sweeps in one visit per body (the same operations
+ * per body as the two sweeps; *singular as inertia_loop's). */
+static void inertia_bias_loop(const mcd_model *m, mcd_data *d, const double *tau, int *singular)
+{
+    *singular = -1;
+    for (int k = m->nbody - 1; k >= 0; k--) {
+        if (!inertia_body(m, d, k)) {
+            *singular = k;
+            return;
+        }
+        bias_body(m, d, k, tau, 1);
+    }
+}
+MCD_AVX2_TWIN(inertia_bias_loop,
+              (const mcd_model *m, mcd_data *d, const double *tau, int *singular),
+              (m, d, tau, singular))
+
+mcd_status mcd_aba_inertia_bias_pass(const mcd_model *m, mcd_data *d, const double *tau)
+{
+    int k;
+    MCD_RUN(d, inertia_bias_loop, (m, d, tau, &k));
+    return k < 0 ? MCD_OK : singular_hinge(m, d, k);
 }
 
 /* One body of the acceleration sweep (n columns, as bias_step). */
@@ -249,7 +305,7 @@ mcd_status mcd_minv_solve(const mcd_model *m, mcd_data *d, const double *x, doub
     if (s == MCD_OK && !y) s = mcd_fail(&d->err, MCD_ERR_ARG, "y is NULL");
     if (s != MCD_OK) return s;
     for (int k = 0; k < m->nbody; k++) memset(d->bd[k].z, 0, sizeof d->bd[k].z);
-    mcd_aba_bias_pass(m, d, x, 0);
+    mcd_aba_bias_pass(m, d, x);
     mcd_aba_accel_pass(m, d, NULL, 0, y);
     return MCD_OK;
 }

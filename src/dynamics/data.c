@@ -41,6 +41,16 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     }
     memset(d->bd, 0, bytes);
     mcd_data_plan(m, d->plan);
+    int *free_slots = malloc(nb * sizeof *free_slots);
+    if (free_slots) {
+        int nslot = mcd_aba_plan_slots(m, d->plan, free_slots);
+        d->P = calloc((size_t)(nslot > 0 ? nslot : 1), sizeof *d->P);
+    }
+    free(free_slots);
+    if (!d->P) {
+        mcd_data_free(d);
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
+    }
     d->use_avx2 = mcd_avx2_available();
     mcd_status s = mcd_osc_reserve(d, MCD_OSC_DEFAULT_CAPACITY);
     if (s == MCD_OK) s = mcd_closure_ws_create(d);
@@ -73,6 +83,7 @@ void mcd_data_free(mcd_data *d)
     free(d->G);
     free(d->Dinv);
     free(d->nu);
+    free(d->P);
     free(d->R);
     free(d->f);
     free(d->plan);

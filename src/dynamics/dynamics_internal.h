@@ -69,19 +69,37 @@ typedef struct mcd_body_plan {
      * visits) adds to it: no separate copy of M into P. */
     int leaf;          /* no children */
     int starts_parent; /* the highest-index child of its parent */
+    int P_slot;        /* where P(k) lives in d->P (mcd_aba_plan_slots) */
 } mcd_body_plan;
 
-/* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c). */
+/* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c),
+ * all but P_slot. */
 void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan);
+
+/* The slots of P(k) in plan (articulated_body.c): P(k) is live from the
+ * visit of its highest-index child (or its own visit, at a leaf) to its own
+ * visit in the tip-to-base sweep; a slot is handed out when P(k) starts and
+ * returned after k's visit, to a stack free_slots (nbody entries). Returns
+ * the number of slots, at most nbody. */
+int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots);
 
 /* Base to tip: X_world, the hinge maps d->Hstar and the world inertias M(k)
  * from q. */
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);
 
 /* Base to tip: body velocities V and Coriolis accelerations a (needs the
- * kinematics pass). With bias, also the gyroscopic body forces
- * b(k) = V x* (M V) into bd.z, where the articulated-body bias sweep starts. */
-void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias);
+ * kinematics pass). */
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd);
+
+/* mcd_velocity_pass and the body forces where the articulated-body bias
+ * sweep starts: z(k) = b(k) - f_ext(k), b(k) = V x* (M V) (f_ext NULL:
+ * none). */
+void mcd_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *qd, const double *f_ext);
+
+/* mcd_kinematics_pass and mcd_velocity_bias_pass in one base-to-tip sweep
+ * (the same results). */
+void mcd_kinematics_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *q,
+                                       const double *qd, const double *f_ext);
 
 /* Articulated-body sweep, tip to base (Jain's innovations factorization):
  * P, D^{-1} and G = P H^* D^{-1} of every body. Needs the kinematics pass. Fails with
@@ -89,9 +107,16 @@ void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bi
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d);
 
 /* Tip to base: nu = D^{-1} eps, eps = T - H z (into d->nu), from generalized
- * forces tau (NULL: zero), the bias forces already in bd.z (accumulated in
- * place) and, when with_a, the Coriolis accelerations bd.a. */
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a);
+ * forces tau (NULL: zero) and the forces already in bd.z (accumulated in
+ * place), with no Coriolis accelerations (M^{-1} x). Needs the inertia
+ * pass. */
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau);
+
+/* mcd_aba_inertia_pass and the bias sweep with the Coriolis accelerations
+ * bd.a (z+ = z + P+ a + G eps) in one tip-to-base sweep, the only one
+ * that reads P(k) after its inertia step (forward dynamics). Fails as
+ * mcd_aba_inertia_pass. */
+mcd_status mcd_aba_inertia_bias_pass(const mcd_model *m, mcd_data *d, const double *tau);
 
 /* Base to tip: accelerations qdd and bd.alpha, from the base acceleration
  * a_world (world coordinates, NULL for zero). */

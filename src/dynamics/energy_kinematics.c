@@ -18,7 +18,7 @@ double mcd_kinetic_energy_of_velocities(const mcd_model *m, const mcd_data *d)
 
 static double kinetic_energy(const mcd_model *m, mcd_data *d, const double *qd)
 {
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     return mcd_kinetic_energy_of_velocities(m, d);
 }
 

@@ -62,7 +62,7 @@ mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s == MCD_OK && !tau) s = mcd_fail(&d->err, MCD_ERR_ARG, "tau is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     MCD_RUN(d, newton_euler, (m, d, qd, qdd, f_ext, tau));
     return MCD_OK;
 }
@@ -75,7 +75,7 @@ mcd_status mcd_bias_forces(const mcd_model *m, mcd_data *d, const double *q, con
     if (s == MCD_OK && !C) s = mcd_fail(&d->err, MCD_ERR_ARG, "C is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     MCD_RUN(d, newton_euler, (m, d, qd, NULL, NULL, C));
     return MCD_OK;
 }

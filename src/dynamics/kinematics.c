@@ -216,8 +216,10 @@ static inline void body_kinematics(const mcd_model *m, mcd_data *d, int k, const
     world_inertia(B, plan->inertia_diag, &b->X_world, &b->M);
 }
 
-/* V(k), a(k) and, with bias, b(k) = V x* (M V) into z (its parent's V done). */
-static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const double *qd, int bias)
+/* V(k), a(k) and, with bias, z(k) = b(k) - f_ext(k), b(k) = V x* (M V)
+ * (f_ext NULL: none; its parent's V done). */
+static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const double *qd, int bias,
+                                 const double *f_ext)
 {
     static const double zero[6] = {0};
     const mcd_body *B = &m->body[k];
@@ -240,6 +242,8 @@ static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const d
         double h[6];
         mcd_rigid_inertia_mul_v(h, &b->M, b->V);
         mcd_force_cross(b->z, b->V, h);
+        if (f_ext)
+            for (int i = 0; i < 6; i++) b->z[i] -= f_ext[6 * k + i];
     }
 }
 
@@ -249,12 +253,29 @@ static void kinematics_loop(const mcd_model *m, mcd_data *d, const double *q)
 }
 MCD_AVX2_TWIN(kinematics_loop, (const mcd_model *m, mcd_data *d, const double *q), (m, d, q))
 
-static void velocity_loop(const mcd_model *m, mcd_data *d, const double *qd, int bias)
+static void velocity_loop(const mcd_model *m, mcd_data *d, const double *qd, int bias,
+                          const double *f_ext)
 {
-    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias);
+    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias, f_ext);
 }
-MCD_AVX2_TWIN(velocity_loop, (const mcd_model *m, mcd_data *d, const double *qd, int bias),
-              (m, d, qd, bias))
+MCD_AVX2_TWIN(velocity_loop,
+              (const mcd_model *m, mcd_data *d, const double *qd, int bias, const double *f_ext),
+              (m, d, qd, bias, f_ext))
+
+/* Both passes in one visit per body, so that each body's block is loaded
+ * once: the same operations in the same order per body. */
+static void kinematics_velocity_loop(const mcd_model *m, mcd_data *d, const double *q,
+                                     const double *qd, const double *f_ext)
+{
+    for (int k = 0; k < m->nbody; k++) {
+        body_kinematics(m, d, k, q);
+        body_velocity(m, d, k, qd, 1, f_ext);
+    }
+}
+MCD_AVX2_TWIN(kinematics_velocity_loop,
+              (const mcd_model *m, mcd_data *d, const double *q, const double *qd,
+               const double *f_ext),
+              (m, d, q, qd, f_ext))
 
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
@@ -262,9 +283,21 @@ void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
     MCD_RUN(d, kinematics_loop, (m, d, q));
 }
 
-void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias)
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd)
 {
-    MCD_RUN(d, velocity_loop, (m, d, qd, bias));
+    MCD_RUN(d, velocity_loop, (m, d, qd, 0, NULL));
+}
+
+void mcd_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *qd, const double *f_ext)
+{
+    MCD_RUN(d, velocity_loop, (m, d, qd, 1, f_ext));
+}
+
+void mcd_kinematics_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *q,
+                                       const double *qd, const double *f_ext)
+{
+    d->factor_valid = 0;
+    MCD_RUN(d, kinematics_velocity_loop, (m, d, q, qd, f_ext));
 }
 
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q)
@@ -281,6 +314,6 @@ mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q,
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     return MCD_OK;
 }
