@@ -508,6 +508,35 @@ static inline void mcd_sym6_sum_sub_uut(mcd_sym6 *r, const mcd_sym6 *a,
     }
 }
 
+/* r = (M + b) - u u^T d for a rigid-body M (mcd_rigid_inertia) and a
+ * scalar d: mcd_sym6_sum_sub_uut with a = M, without adding M's structural
+ * zeros (the diagonal of m c~, the off-diagonal of m 1), which changes no
+ * entry but the sign of an exact zero (0.0 + -0.0 is +0.0). */
+static inline void mcd_sym6_rigid_sum_sub_uut(mcd_sym6 *MCD_RESTRICT r,
+                                              const mcd_rigid_inertia *MCD_RESTRICT M,
+                                              const mcd_sym6 *MCD_RESTRICT b,
+                                              const double *MCD_RESTRICT u, double d)
+{
+    const double *J = M->J, *h = M->h;
+    const double A[9] = {J[0], J[1], J[2], J[1], J[3], J[4], J[2], J[4], J[5]};
+    double w[6];
+    for (int i = 0; i < 6; i++) w[i] = d * u[i];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            r->A[3 * i + j] = (A[3 * i + j] + b->A[3 * i + j]) - w[i] * u[j];
+            r->C[3 * i + j] = b->C[3 * i + j] - w[3 + i] * u[3 + j];
+            r->B[3 * i + j] = b->B[3 * i + j] - w[i] * u[3 + j];
+        }
+    for (int i = 0; i < 3; i++) r->C[4 * i] = (M->m + b->C[4 * i]) - w[3 + i] * u[3 + i];
+    /* B = m c~ = h~: the off-diagonal entries */
+    r->B[1] = (-h[2] + b->B[1]) - w[0] * u[4];
+    r->B[2] = (h[1] + b->B[2]) - w[0] * u[5];
+    r->B[3] = (h[2] + b->B[3]) - w[1] * u[3];
+    r->B[5] = (-h[0] + b->B[5]) - w[1] * u[5];
+    r->B[6] = (-h[1] + b->B[6]) - w[2] * u[3];
+    r->B[7] = (h[0] + b->B[7]) - w[2] * u[4];
+}
+
 /* Transform a child inertia to the parent: Ma = phi(a,c) Mc phi(a,c)^T
  * (Ma may not alias Mc). */
 static inline void mcd_sym6_to_parent(mcd_sym6 *Ma, const mcd_pose *X, const mcd_sym6 *Mc)

@@ -39,10 +39,11 @@ static inline void small_mul(int n, const double *A, const double *r, double *x)
 }
 
 /* One-column hinge s: D = s^T P s (+ diagonal term), G = P s / D, and
- * P(parent) = P_base + P - (P s)(P s)^T / D with P_base = P(parent) or
- * M(parent) (see mcd_body_plan). Returns 0 if D is not positive. */
+ * P(parent) = P_base + P - (P s)(P s)^T / D with P_base = M(parent) when
+ * M_base is M(parent) (mcd_body_plan.starts_parent), else P(parent).
+ * Returns 0 if D is not positive. */
 static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra, double *G,
-                                double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
+                                double *Dinv, const mcd_rigid_inertia *M_base, mcd_sym6 *P_parent)
 {
     double U[6];
     mcd_sym6_mul_v(U, P, s);
@@ -51,7 +52,10 @@ static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra
     if (!(D > 0.0) || !(D < HUGE_VAL)) return 0;
     Dinv[0] = 1.0 / D;
     for (int i = 0; i < 6; i++) G[i] = U[i] * Dinv[0];
-    if (P_parent) mcd_sym6_sum_sub_uut(P_parent, P_base, P, U, Dinv[0]);
+    if (M_base)
+        mcd_sym6_rigid_sum_sub_uut(P_parent, M_base, P, U, Dinv[0]);
+    else if (P_parent)
+        mcd_sym6_sum_sub_uut(P_parent, P_parent, P, U, Dinv[0]);
     return 1;
 }
 
@@ -73,11 +77,11 @@ static void inertia_times_hinge(const mcd_sym6 *P, const double *Hs, int n, int 
 
 /* n-column hinge: D = H P H^* (+ diagonal), upper triangle only (all the
  * Cholesky reads), D^{-1} by Cholesky, G = P H^* D^{-1}, and P(parent) =
- * P_base + P - (P H^*) D^{-1} (P H^*)^T. With unit_translation a
+ * P_base + P - (P H^*) D^{-1} (P H^*)^T, P_base as for one column. With unit_translation a
  * translation row r < 3 of H is [0; e_r], and D_rc is U_c's entry 3 + r. */
 static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
                                  const double *extra, double *G, double *Dinv,
-                                 const mcd_sym6 *P_base, mcd_sym6 *P_parent)
+                                 const mcd_rigid_inertia *M_base, mcd_sym6 *P_parent)
 {
     double U[36], D[36] = {0}; /* its lower triangle is not read */
     inertia_times_hinge(P, Hs, n, unit_translation, U);
@@ -98,7 +102,7 @@ static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int
             for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
         }
     if (P_parent) {
-        if (P_base != P_parent) *P_parent = *P_base;
+        if (M_base) mcd_rigid_inertia_to_sym6(P_parent, M_base);
         mcd_sym6_add(P_parent, P);
         mcd_sym6_sub_udu(P_parent, n, U, Dinv);
     }
@@ -108,11 +112,11 @@ static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int
 /* inertia_step_n, inlined with n = 6 (the free joint), whose loops then
  * unroll. */
 static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
-                        const double *extra, double *G, double *Dinv, const mcd_sym6 *P_base,
-                        mcd_sym6 *P_parent)
+                        const double *extra, double *G, double *Dinv,
+                        const mcd_rigid_inertia *M_base, mcd_sym6 *P_parent)
 {
-    if (n == 6) return inertia_step_n(P, Hs, 6, unit_translation, extra, G, Dinv, P_base, P_parent);
-    return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, P_base, P_parent);
+    if (n == 6) return inertia_step_n(P, Hs, 6, unit_translation, extra, G, Dinv, M_base, P_parent);
+    return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, M_base, P_parent);
 }
 
 int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots)
@@ -125,6 +129,8 @@ int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots)
             plan[parent].P_slot = nfree > 0 ? free_slots[--nfree] : nslot++;
         free_slots[nfree++] = plan[k].P_slot;
     }
+    for (int k = 0; k < m->nbody; k++)
+        plan[k].P_parent_slot = m->body[k].parent >= 0 ? plan[m->body[k].parent].P_slot : -1;
     return nslot;
 }
 
@@ -137,18 +143,13 @@ static inline int inertia_body(const mcd_model *m, mcd_data *d, int k)
     const int n = B->nv, at = 6 * B->vadr;
     const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
     mcd_sym6 *P = d->P + plan->P_slot;
-    mcd_sym6 *P_parent = B->parent >= 0 ? d->P + d->plan[B->parent].P_slot : NULL;
-    mcd_sym6 M_parent;
-    const mcd_sym6 *P_base = P_parent;
-    if (P_parent && plan->starts_parent) {
-        mcd_rigid_inertia_to_sym6(&M_parent, &d->bd[B->parent].M);
-        P_base = &M_parent;
-    }
+    mcd_sym6 *P_parent = B->parent >= 0 ? d->P + plan->P_parent_slot : NULL;
+    const mcd_rigid_inertia *M_base = P_parent && plan->starts_parent ? &d->bd[B->parent].M : NULL;
     if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
     return n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
-                                         d->Dinv + at, P_base, P_parent)
+                                         d->Dinv + at, M_base, P_parent)
                   : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra, d->G + at,
-                                 d->Dinv + at, P_base, P_parent);
+                                 d->Dinv + at, M_base, P_parent);
 }
 
 /* The sweep; *singular = the first body whose D is not positive definite,

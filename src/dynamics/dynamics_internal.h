@@ -70,10 +70,11 @@ typedef struct mcd_body_plan {
     int leaf;          /* no children */
     int starts_parent; /* the highest-index child of its parent */
     int P_slot;        /* where P(k) lives in d->P (mcd_aba_plan_slots) */
+    int P_parent_slot; /* where P(parent) lives, -1 at a root */
 } mcd_body_plan;
 
 /* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c),
- * all but P_slot. */
+ * all but the slots of P. */
 void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan);
 
 /* The slots of P(k) in plan (articulated_body.c): P(k) is live from the
