@@ -136,15 +136,15 @@ int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots)
 
 /* The inertia step of body k: P(k) complete, P(parent) started or added
  * to; returns 0 if D(k) is not positive definite. */
-static inline int inertia_body(const mcd_model *m, mcd_data *d, int k)
+static inline int inertia_body(mcd_data *d, int k)
 {
-    const mcd_body *B = &m->body[k];
     const mcd_body_plan *plan = &d->plan[k];
-    const int n = B->nv, at = 6 * B->vadr;
-    const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
+    const int n = plan->nv, at = 6 * plan->vadr;
+    const double *extra = d->hinge_diagonal ? d->hinge_diagonal + plan->vadr : NULL;
     mcd_sym6 *P = d->P + plan->P_slot;
-    mcd_sym6 *P_parent = B->parent >= 0 ? d->P + plan->P_parent_slot : NULL;
-    const mcd_rigid_inertia *M_base = P_parent && plan->starts_parent ? &d->bd[B->parent].M : NULL;
+    mcd_sym6 *P_parent = plan->parent >= 0 ? d->P + plan->P_parent_slot : NULL;
+    const mcd_rigid_inertia *M_base =
+        P_parent && plan->starts_parent ? &d->bd[plan->parent].M : NULL;
     if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
     return n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
                                          d->Dinv + at, M_base, P_parent)
@@ -158,7 +158,7 @@ static void inertia_loop(const mcd_model *m, mcd_data *d, int *singular)
 {
     *singular = -1;
     for (int k = m->nbody - 1; k >= 0; k--)
-        if (!inertia_body(m, d, k)) {
+        if (!inertia_body(d, k)) {
             *singular = k;
             return;
         }
@@ -182,7 +182,7 @@ mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
 
 /* One body of the bias sweep (n columns; inlined with n = 1 for the
  * one-column hinges, whose loops then unroll). */
-static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
+static inline void bias_step(const mcd_body_plan *B, mcd_data *d, int n, mcd_body_data *b,
                              const mcd_sym6 *P, const double *tau, int with_a)
 {
     const int at = 6 * B->vadr;
@@ -203,9 +203,9 @@ static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_dat
 }
 
 /* The bias step of body k (with_a: P(k) in its slot, a(k) in bd). */
-static inline void bias_body(const mcd_model *m, mcd_data *d, int k, const double *tau, int with_a)
+static inline void bias_body(mcd_data *d, int k, const double *tau, int with_a)
 {
-    const mcd_body *B = &m->body[k];
+    const mcd_body_plan *B = &d->plan[k];
     const mcd_sym6 *P = with_a ? d->P + d->plan[k].P_slot : NULL;
     if (B->nv == 1)
         bias_step(B, d, 1, &d->bd[k], P, tau, with_a);
@@ -215,7 +215,7 @@ static inline void bias_body(const mcd_model *m, mcd_data *d, int k, const doubl
 
 static void bias_loop(const mcd_model *m, mcd_data *d, const double *tau)
 {
-    for (int k = m->nbody - 1; k >= 0; k--) bias_body(m, d, k, tau, 0);
+    for (int k = m->nbody - 1; k >= 0; k--) bias_body(d, k, tau, 0);
 }
 MCD_AVX2_TWIN(bias_loop, (const mcd_model *m, mcd_data *d, const double *tau), (m, d, tau))
 
@@ -230,11 +230,11 @@ static void inertia_bias_loop(const mcd_model *m, mcd_data *d, const double *tau
 {
     *singular = -1;
     for (int k = m->nbody - 1; k >= 0; k--) {
-        if (!inertia_body(m, d, k)) {
+        if (!inertia_body(d, k)) {
             *singular = k;
             return;
         }
-        bias_body(m, d, k, tau, 1);
+        bias_body(d, k, tau, 1);
     }
 }
 MCD_AVX2_TWIN(inertia_bias_loop,
@@ -249,7 +249,7 @@ mcd_status mcd_aba_inertia_bias_pass(const mcd_model *m, mcd_data *d, const doub
 }
 
 /* One body of the acceleration sweep (n columns, as bias_step). */
-static inline void accel_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
+static inline void accel_step(const mcd_body_plan *B, mcd_data *d, int n, mcd_body_data *b,
                               const double *ap, int with_a, double *qdd)
 {
     const int at = 6 * B->vadr;
@@ -267,7 +267,7 @@ static void accel_loop(const mcd_model *m, mcd_data *d, const double *a_world, i
 {
     static const double zero[6] = {0};
     for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
+        const mcd_body_plan *B = &d->plan[k];
         const double *ap = B->parent >= 0 ? d->bd[B->parent].alpha : (a_world ? a_world : zero);
         if (B->nv == 1)
             accel_step(B, d, 1, &d->bd[k], ap, with_a, qdd);

@@ -29,7 +29,8 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     d->nu = calloc(nv, sizeof *d->nu);
     d->R = calloc(nb, sizeof *d->R);
     d->f = calloc(6 * nb, sizeof *d->f);
-    d->plan = calloc(nb, sizeof *d->plan);
+    size_t plan_bytes = (nb * sizeof *d->plan + 63) / 64 * 64;
+    d->plan = aligned_alloc(64, plan_bytes); /* two cache lines per body */
     d->q = calloc(nq, sizeof *d->q);
     d->qd = calloc(nv, sizeof *d->qd);
     d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
@@ -40,6 +41,7 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
     }
     memset(d->bd, 0, bytes);
+    memset(d->plan, 0, plan_bytes);
     mcd_data_plan(m, d->plan);
     int *free_slots = malloc(nb * sizeof *free_slots);
     if (free_slots) {

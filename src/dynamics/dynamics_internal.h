@@ -48,30 +48,39 @@ mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
 mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what, const double *v);
 mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 
-/* What the kinematics and articulated-body passes may skip for one body, fixed by the model and
- * found once by mcd_data_plan (data.c): a revolute hinge about a coordinate
- * axis +-e_axis of its joint frame turns two columns with one sincos; a
- * tree rotation that is exactly the identity needs no 3x3 product; an
- * inertia about the centre of mass that is exactly diagonal rotates with
- * 27 multiplications instead of 45; a floating base's translation columns
- * need no products. */
+/* The hot part of one body for the recursion passes: the model's numbers
+ * they read (copied from mcd_body, whose 536 bytes they would otherwise
+ * touch in four cache lines) and what they may skip, fixed by the model and
+ * found once by mcd_data_plan, in 128 bytes. A revolute hinge about a
+ * coordinate axis +-e_axis of its joint frame turns two columns with one
+ * sincos; a tree rotation that is exactly the identity needs no 3x3
+ * product; an inertia about the centre of mass that is exactly diagonal
+ * rotates with 27 multiplications instead of 45; a floating base's
+ * translation columns need no products. Other hinges, tree rotations and
+ * inertias are read from the model. */
 typedef struct mcd_body_plan {
-    int axis;          /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
-    double sign;       /* the sign of that axis */
-    int tree_identity; /* X_tree.R is exactly the identity */
-    int inertia_diag;  /* mass.inertia has exact zeros off its diagonal */
+    int parent, qadr, vadr, nv;  /* as mcd_body's */
+    int axis;                    /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
+    int P_slot;                  /* where P(k) lives in d->P (mcd_aba_plan_slots) */
+    int P_parent_slot;           /* where P(parent) lives, -1 at a root */
+    unsigned char free_joint;    /* the hinge is a free joint */
+    unsigned char tree_identity; /* X_tree.R is exactly the identity */
+    unsigned char inertia_diag;  /* mass.inertia has exact zeros off its diagonal */
     /* A free joint at the root whose joint frame does not turn (X_tree.R
      * exactly the identity): H^*'s translation columns are exactly [0; e_k],
      * so products with them are entries of the other factor. */
-    int unit_translation;
+    unsigned char unit_translation;
     /* The articulated-body sweep starts P(k) = M(k) at a leaf and, for any
      * other body, when its highest-index child (the first one the sweep
      * visits) adds to it: no separate copy of M into P. */
-    int leaf;          /* no children */
-    int starts_parent; /* the highest-index child of its parent */
-    int P_slot;        /* where P(k) lives in d->P (mcd_aba_plan_slots) */
-    int P_parent_slot; /* where P(parent) lives, -1 at a root */
+    unsigned char leaf;          /* no children */
+    unsigned char starts_parent; /* the highest-index child of its parent */
+    double sign;                 /* the sign of the axis */
+    double tree_p[3];            /* X_tree.p */
+    double mass, com[3];         /* mass.mass, mass.com */
+    double inertia_diagonal[3];  /* mass.inertia's diagonal, with inertia_diag */
 } mcd_body_plan;
+_Static_assert(sizeof(mcd_body_plan) == 128, "a plan is two cache lines");
 
 /* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c),
  * all but the slots of P. */
