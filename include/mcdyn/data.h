@@ -41,7 +41,8 @@ typedef struct mcd_data {
     /* Per hinge, at 6 vadr (6 doubles per velocity coordinate): */
     double *Hstar; /* hinge map H^*(k): nv(k) columns of 6, referred to the world origin */
     double *G;     /* Kalman gain G(k) = P(k) H^*(k) D(k)^{-1}: nv(k) columns of 6 */
-    double *Dinv;  /* D(k)^{-1} = (H P H^*)^{-1}: nv(k) x nv(k), row-major */
+    double *Dinv;  /* D(k)^{-1} = (H P H^*)^{-1}: nv(k) x nv(k), row-major, the hinges' blocks
+                    * one after the other (a one-column hinge's is one number) */
     double *nu;    /* nu(k) = D(k)^{-1} eps(k), eps = T - H z (nv entries, at vadr) */
     /* Articulated-body inertias P(k) (Jain Ch. 7; P+(k) is never stored)
      * during the tip-to-base sweep: P(k) lives from its first child's

@@ -147,9 +147,9 @@ static inline int inertia_body(mcd_data *d, int k)
         P_parent && plan->starts_parent ? &d->bd[plan->parent].M : NULL;
     if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
     return n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
-                                         d->Dinv + at, M_base, P_parent)
+                                         d->Dinv + plan->dinv_adr, M_base, P_parent)
                   : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra, d->G + at,
-                                 d->Dinv + at, M_base, P_parent);
+                                 d->Dinv + plan->dinv_adr, M_base, P_parent);
 }
 
 /* The sweep; *singular = the first body whose D is not positive definite,
@@ -190,7 +190,7 @@ static inline void bias_step(const mcd_body_plan *B, mcd_data *d, int n, mcd_bod
     double Hz[6], eps[6];
     mcd_hinge_project(Hz, Hs, n, b->z);
     for (int i = 0; i < n; i++) eps[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
-    small_mul(n, d->Dinv + at, eps, d->nu + B->vadr);
+    small_mul(n, d->Dinv + B->dinv_adr, eps, d->nu + B->vadr);
     if (B->parent < 0) return;
     double *z_parent = d->bd[B->parent].z, Pa[6] = {0}, HPa[6], zplus[6];
     if (with_a) { /* eps - H P a, with P a kept for z+ */

@@ -59,10 +59,11 @@ mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
  * translation columns need no products. Other hinges, tree rotations and
  * inertias are read from the model. */
 typedef struct mcd_body_plan {
-    int parent, qadr, vadr, nv;  /* as mcd_body's */
-    int axis;                    /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
-    int P_slot;                  /* where P(k) lives in d->P (mcd_aba_plan_slots) */
-    int P_parent_slot;           /* where P(parent) lives, -1 at a root */
+    int parent, qadr, vadr, nv; /* as mcd_body's */
+    int axis;                   /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
+    int P_slot;                 /* where P(k) lives in d->P (mcd_aba_plan_slots) */
+    int P_parent_slot;          /* where P(parent) lives, -1 at a root */
+    int dinv_adr; /* D(k)^{-1} at d->Dinv + dinv_adr: the sum of nv^2 over the bodies before k */
     unsigned char free_joint;    /* the hinge is a free joint */
     unsigned char tree_identity; /* X_tree.R is exactly the identity */
     unsigned char inertia_diag;  /* mass.inertia has exact zeros off its diagonal */

@@ -150,6 +150,7 @@ static void revolute_about_axis(const double *Rpj, const double p[3], int i, dou
 
 void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
 {
+    int dinv_adr = 0;
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         const double *J = B->mass.inertia, *R = B->X_tree.R;
@@ -173,6 +174,8 @@ void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
         plan[k].free_joint = B->jtype == MCD_JOINT_FREE;
         plan[k].parent = B->parent, plan[k].qadr = B->qadr;
         plan[k].vadr = B->vadr, plan[k].nv = B->nv;
+        plan[k].dinv_adr = dinv_adr;
+        dinv_adr += B->nv * B->nv;
         mcd_v3_copy(plan[k].tree_p, B->X_tree.p);
         plan[k].mass = B->mass.mass;
         mcd_v3_copy(plan[k].com, B->mass.com);

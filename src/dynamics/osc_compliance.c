@@ -222,7 +222,7 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
         const mcd_body *B = &m->body[k];
         const int n = B->nv;
         const double *Hs = d->Hstar + 6 * B->vadr, *G = d->G + 6 * B->vadr;
-        const double *Dinv = d->Dinv + 6 * B->vadr;
+        const double *Dinv = d->Dinv + d->plan[k].dinv_adr;
         const double *Op = B->parent >= 0 ? w->Omega + 36 * B->parent : zero;
         double *Om = w->Omega + 36 * k;
         if (n == 1) {

@@ -118,7 +118,7 @@ START_TEST(free_joint_inverse_matches_gauss_jordan)
         double D[36], ref[36];
         free_joint_D(m, d, D);
         gauss_jordan6(D, ref);
-        const double *Dinv = d->Dinv + 6 * m->body[0].vadr;
+        const double *Dinv = d->Dinv + d->plan[0].dinv_adr;
         const double e = relative_difference(Dinv, ref);
         ck_assert_msg(e <= TOLERANCE, "%s state %d: D^-1 differs from Gauss-Jordan by %.3g > %g",
                       robots[_i], s, e, TOLERANCE);
@@ -167,7 +167,7 @@ START_TEST(floating_base_shortcut_is_the_general_path_bit_for_bit)
         for (int general = 0; general < 2; general++) {
             d->plan[0].unit_translation = !general;
             ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
-            memcpy(Dinv[general], d->Dinv + 6 * m->body[0].vadr, sizeof Dinv[0]);
+            memcpy(Dinv[general], d->Dinv + d->plan[0].dinv_adr, sizeof Dinv[0]);
             memcpy(G[general], d->G + 6 * m->body[0].vadr, sizeof G[0]);
             compliance_of_last_bodies(m, d, 8, rows, L[general]);
         }
