@@ -27,25 +27,30 @@ extern "C" {
  * live in mcd_data, indexed by the body's velocity address. Each field
  * holds the result of the last algorithm that wrote it (dynamics.h). */
 typedef struct mcd_body_data {
-    mcd_pose X_world; /* body frame in the world (kinematics) */
-    mcd_sym6 M;       /* rigid-body spatial inertia M(k) about the world origin */
-    mcd_sym6 P;       /* articulated-body inertia P(k) (Jain Ch. 7; P+(k) is never stored) */
-    double V[6];      /* spatial velocity V(k) = [w; v] (v: velocity of the point at the origin) */
-    double a[6];      /* Coriolis acceleration a(k) = d/dt(H^*(k)) qd(k) */
-    double alpha[6];  /* spatial acceleration alpha(k) (Newton-Euler, forward dynamics) */
-    double f[6];      /* Newton-Euler body force f(k) (inverse dynamics) */
-    double z[6];      /* articulated-body residual force z(k), accumulated from b(k) - f_ext */
+    mcd_pose X_world;    /* body frame in the world (kinematics) */
+    mcd_rigid_inertia M; /* rigid-body spatial inertia M(k) about the world origin, in 10 numbers */
+    double V[6];     /* spatial velocity V(k) = [w; v] (v: velocity of the point at the origin) */
+    double a[6];     /* Coriolis acceleration a(k) = d/dt(H^*(k)) qd(k) */
+    double alpha[6]; /* spatial acceleration alpha(k) (Newton-Euler, forward dynamics) */
+    double z[6];     /* articulated-body residual force z(k), accumulated from b(k) - f_ext */
 } mcd_body_data;
 
 typedef struct mcd_data {
     const mcd_model *model;
     mcd_body_data *bd; /* model->nbody entries */
     /* Per hinge, at 6 vadr (6 doubles per velocity coordinate): */
-    double *Hstar;    /* hinge map H^*(k): nv(k) columns of 6, referred to the world origin */
-    double *G;        /* Kalman gain G(k) = P(k) H^*(k) D(k)^{-1}: nv(k) columns of 6 */
-    double *Dinv;     /* D(k)^{-1} = (H P H^*)^{-1}: nv(k) x nv(k), row-major */
-    double *nu;       /* nu(k) = D(k)^{-1} eps(k), eps = T - H z (nv entries, at vadr) */
+    double *Hstar; /* hinge map H^*(k): nv(k) columns of 6, referred to the world origin */
+    double *G;     /* Kalman gain G(k) = P(k) H^*(k) D(k)^{-1}: nv(k) columns of 6 */
+    double *Dinv;  /* D(k)^{-1} = (H P H^*)^{-1}: nv(k) x nv(k), row-major, the hinges' blocks
+                    * one after the other (a one-column hinge's is one number) */
+    double *nu;    /* nu(k) = D(k)^{-1} eps(k), eps = T - H z (nv entries, at vadr) */
+    /* Articulated-body inertias P(k) (Jain Ch. 7; P+(k) is never stored)
+     * during the tip-to-base sweep: P(k) lives from its first child's
+     * visit to its own in one of a few reused slots (a chain needs two),
+     * not per body, so no P(k) survives the sweep. */
+    mcd_sym6 *P;
     mcd_sym6 *R;      /* composite-body inertia R(k) of the mass matrix (nbody entries) */
+    double *f;        /* Newton-Euler body force f(k) of inverse dynamics: 6 per body */
     double *q, *qd;   /* state scratch owned by data (nq, nv), for convenience */
     double *tmp_nv;   /* nv scratch */
     double *tmp_nv2;  /* nv scratch */

@@ -389,19 +389,59 @@ static inline void mcd_sym6_rigid(mcd_sym6 *M, double m, const double c[3], cons
     memset(M->C, 0, sizeof M->C);
     M->C[0] = M->C[4] = M->C[8] = m;
 }
-/* r = M x for a rigid-body inertia made by mcd_sym6_rigid (B = m c~ with a
- * zero diagonal, C = m I), without the products by its structural zeros;
- * the same sums as mcd_sym6_mul_v less their zero terms (r may not alias x). */
-static inline void mcd_sym6_rigid_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,
-                                        const double *MCD_RESTRICT x)
+/* A rigid-body spatial inertia in 10 numbers (80 bytes instead of the 216
+ * of its mcd_sym6): M = [[J_o, m c~], [-m c~, m 1]] about a frame origin,
+ * with J_o = J_c - m c~ c~ the rotational inertia about that origin
+ * (parallel-axis theorem) and h = m c the first moment of mass (Jain,
+ * "Robot and Multibody Dynamics", Eq. 2.21; Featherstone, Eq. 2.63). The
+ * entries are those mcd_sym6_rigid computes, so the functions below give
+ * bitwise the results of the same operations on the mcd_sym6. */
+typedef struct mcd_rigid_inertia {
+    double J[6]; /* J_o, upper triangle by rows: xx, xy, xz, yy, yz, zz */
+    double h[3]; /* m c */
+    double m;    /* mass */
+} mcd_rigid_inertia;
+
+/* M about the frame origin from mass m, centre of mass c and rotational
+ * inertia Jc about the centre of mass (frame axes), as mcd_sym6_rigid. */
+static inline void mcd_rigid_inertia_make(mcd_rigid_inertia *M, double m, const double c[3],
+                                          const double Jc[9])
 {
-    const double *A = M->A, *B = M->B, m = M->C[0];
-    r[0] = A[0] * x[0] + A[1] * x[1] + A[2] * x[2] + B[1] * x[4] + B[2] * x[5];
-    r[1] = A[3] * x[0] + A[4] * x[1] + A[5] * x[2] + B[3] * x[3] + B[5] * x[5];
-    r[2] = A[6] * x[0] + A[7] * x[1] + A[8] * x[2] + B[6] * x[3] + B[7] * x[4];
-    r[3] = B[3] * x[1] + B[6] * x[2] + m * x[3];
-    r[4] = B[1] * x[0] + B[7] * x[2] + m * x[4];
-    r[5] = B[2] * x[0] + B[5] * x[1] + m * x[5];
+    double cx = c[0], cy = c[1], cz = c[2];
+    M->J[0] = Jc[0] + m * (cy * cy + cz * cz);
+    M->J[3] = Jc[4] + m * (cx * cx + cz * cz);
+    M->J[5] = Jc[8] + m * (cx * cx + cy * cy);
+    M->J[1] = Jc[1] - m * cx * cy;
+    M->J[2] = Jc[2] - m * cx * cz;
+    M->J[4] = Jc[5] - m * cy * cz;
+    M->h[0] = cx * m, M->h[1] = cy * m, M->h[2] = cz * m;
+    M->m = m;
+}
+/* The full mcd_sym6 of M: A = J_o, B = m c~ = h~, C = m 1. */
+static inline void mcd_rigid_inertia_to_sym6(mcd_sym6 *S, const mcd_rigid_inertia *M)
+{
+    const double *J = M->J, *h = M->h;
+    S->A[0] = J[0], S->A[1] = J[1], S->A[2] = J[2];
+    S->A[3] = J[1], S->A[4] = J[3], S->A[5] = J[4];
+    S->A[6] = J[2], S->A[7] = J[4], S->A[8] = J[5];
+    S->B[0] = 0.0, S->B[1] = -h[2], S->B[2] = h[1];
+    S->B[3] = h[2], S->B[4] = 0.0, S->B[5] = -h[0];
+    S->B[6] = -h[1], S->B[7] = h[0], S->B[8] = 0.0;
+    for (int i = 0; i < 9; i++) S->C[i] = i % 4 == 0 ? M->m : 0.0;
+}
+/* r = M x without the products by the structural zeros of m c~ and m 1:
+ * the sums of mcd_sym6_mul_v less their zero terms (r may not alias x). */
+static inline void mcd_rigid_inertia_mul_v(double *MCD_RESTRICT r,
+                                           const mcd_rigid_inertia *MCD_RESTRICT M,
+                                           const double *MCD_RESTRICT x)
+{
+    const double *J = M->J, *h = M->h, m = M->m;
+    r[0] = J[0] * x[0] + J[1] * x[1] + J[2] * x[2] + -h[2] * x[4] + h[1] * x[5];
+    r[1] = J[1] * x[0] + J[3] * x[1] + J[4] * x[2] + h[2] * x[3] + -h[0] * x[5];
+    r[2] = J[2] * x[0] + J[4] * x[1] + J[5] * x[2] + -h[1] * x[3] + h[0] * x[4];
+    r[3] = h[2] * x[1] + -h[1] * x[2] + m * x[3];
+    r[4] = -h[2] * x[0] + h[0] * x[2] + m * x[4];
+    r[5] = h[1] * x[0] + -h[0] * x[1] + m * x[5];
 }
 /* r = M x (r may not alias x) */
 static inline void mcd_sym6_mul_v(double *MCD_RESTRICT r, const mcd_sym6 *MCD_RESTRICT M,
@@ -466,6 +506,35 @@ static inline void mcd_sym6_sum_sub_uut(mcd_sym6 *r, const mcd_sym6 *a,
             r->C[3 * i + j] = (a->C[3 * i + j] + b->C[3 * i + j]) - wc * u[3 + j];
         }
     }
+}
+
+/* r = (M + b) - u u^T d for a rigid-body M (mcd_rigid_inertia) and a
+ * scalar d: mcd_sym6_sum_sub_uut with a = M, without adding M's structural
+ * zeros (the diagonal of m c~, the off-diagonal of m 1), which changes no
+ * entry but the sign of an exact zero (0.0 + -0.0 is +0.0). */
+static inline void mcd_sym6_rigid_sum_sub_uut(mcd_sym6 *MCD_RESTRICT r,
+                                              const mcd_rigid_inertia *MCD_RESTRICT M,
+                                              const mcd_sym6 *MCD_RESTRICT b,
+                                              const double *MCD_RESTRICT u, double d)
+{
+    const double *J = M->J, *h = M->h;
+    const double A[9] = {J[0], J[1], J[2], J[1], J[3], J[4], J[2], J[4], J[5]};
+    double w[6];
+    for (int i = 0; i < 6; i++) w[i] = d * u[i];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            r->A[3 * i + j] = (A[3 * i + j] + b->A[3 * i + j]) - w[i] * u[j];
+            r->C[3 * i + j] = b->C[3 * i + j] - w[3 + i] * u[3 + j];
+            r->B[3 * i + j] = b->B[3 * i + j] - w[i] * u[3 + j];
+        }
+    for (int i = 0; i < 3; i++) r->C[4 * i] = (M->m + b->C[4 * i]) - w[3 + i] * u[3 + i];
+    /* B = m c~ = h~: the off-diagonal entries */
+    r->B[1] = (-h[2] + b->B[1]) - w[0] * u[4];
+    r->B[2] = (h[1] + b->B[2]) - w[0] * u[5];
+    r->B[3] = (h[2] + b->B[3]) - w[1] * u[3];
+    r->B[5] = (-h[0] + b->B[5]) - w[1] * u[5];
+    r->B[6] = (-h[1] + b->B[6]) - w[2] * u[3];
+    r->B[7] = (h[0] + b->B[7]) - w[2] * u[4];
 }
 
 /* Transform a child inertia to the parent: Ma = phi(a,c) Mc phi(a,c)^T

@@ -18,7 +18,13 @@
  * sweep uses P+ a = P a - G (H P a), so
  *   z+(k) = z(k) + P(k) a(k) + G(k) [eps(k) - H P(k) a(k)].
  * One-column hinges (revolute, prismatic) take a scalar path: D is a
- * number, no matrix inverse. Each pass is O(N); M is never formed. */
+ * number, no matrix inverse. Each pass is O(N); M is never formed.
+ *
+ * P(k) is needed only from the visit of k's first child (which starts it)
+ * to k's own visit, and forward dynamics makes the bias step of each body
+ * in the same visit as its inertia step (z(k) is complete then too), so
+ * P(k) lives in one of a few reused slots (d->P, mcd_aba_plan_slots), not
+ * in a per-body array: a chain needs two. */
 #include "dynamics_internal.h"
 
 #include <string.h>
@@ -33,10 +39,11 @@ static inline void small_mul(int n, const double *A, const double *r, double *x)
 }
 
 /* One-column hinge s: D = s^T P s (+ diagonal term), G = P s / D, and
- * P(parent) = P_base + P - (P s)(P s)^T / D with P_base = P(parent) or
- * M(parent) (see mcd_body_plan). Returns 0 if D is not positive. */
+ * P(parent) = P_base + P - (P s)(P s)^T / D with P_base = M(parent) when
+ * M_base is M(parent) (mcd_body_plan.starts_parent), else P(parent).
+ * Returns 0 if D is not positive. */
 static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra, double *G,
-                                double *Dinv, const mcd_sym6 *P_base, mcd_sym6 *P_parent)
+                                double *Dinv, const mcd_rigid_inertia *M_base, mcd_sym6 *P_parent)
 {
     double U[6];
     mcd_sym6_mul_v(U, P, s);
@@ -45,7 +52,10 @@ static int inertia_step_one_dof(const mcd_sym6 *P, const double *s, double extra
     if (!(D > 0.0) || !(D < HUGE_VAL)) return 0;
     Dinv[0] = 1.0 / D;
     for (int i = 0; i < 6; i++) G[i] = U[i] * Dinv[0];
-    if (P_parent) mcd_sym6_sum_sub_uut(P_parent, P_base, P, U, Dinv[0]);
+    if (M_base)
+        mcd_sym6_rigid_sum_sub_uut(P_parent, M_base, P, U, Dinv[0]);
+    else if (P_parent)
+        mcd_sym6_sum_sub_uut(P_parent, P_parent, P, U, Dinv[0]);
     return 1;
 }
 
@@ -67,11 +77,11 @@ static void inertia_times_hinge(const mcd_sym6 *P, const double *Hs, int n, int 
 
 /* n-column hinge: D = H P H^* (+ diagonal), upper triangle only (all the
  * Cholesky reads), D^{-1} by Cholesky, G = P H^* D^{-1}, and P(parent) =
- * P_base + P - (P H^*) D^{-1} (P H^*)^T. With unit_translation a
+ * P_base + P - (P H^*) D^{-1} (P H^*)^T, P_base as for one column. With unit_translation a
  * translation row r < 3 of H is [0; e_r], and D_rc is U_c's entry 3 + r. */
 static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
                                  const double *extra, double *G, double *Dinv,
-                                 const mcd_sym6 *P_base, mcd_sym6 *P_parent)
+                                 const mcd_rigid_inertia *M_base, mcd_sym6 *P_parent)
 {
     double U[36], D[36] = {0}; /* its lower triangle is not read */
     inertia_times_hinge(P, Hs, n, unit_translation, U);
@@ -92,7 +102,7 @@ static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int
             for (int l = 0; l < n; l++) G[6 * c + i] += U[6 * l + i] * Dinv[n * l + c];
         }
     if (P_parent) {
-        if (P_base != P_parent) *P_parent = *P_base;
+        if (M_base) mcd_rigid_inertia_to_sym6(P_parent, M_base);
         mcd_sym6_add(P_parent, P);
         mcd_sym6_sub_udu(P_parent, n, U, Dinv);
     }
@@ -102,11 +112,44 @@ static inline int inertia_step_n(const mcd_sym6 *P, const double *Hs, int n, int
 /* inertia_step_n, inlined with n = 6 (the free joint), whose loops then
  * unroll. */
 static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_translation,
-                        const double *extra, double *G, double *Dinv, const mcd_sym6 *P_base,
-                        mcd_sym6 *P_parent)
+                        const double *extra, double *G, double *Dinv,
+                        const mcd_rigid_inertia *M_base, mcd_sym6 *P_parent)
 {
-    if (n == 6) return inertia_step_n(P, Hs, 6, unit_translation, extra, G, Dinv, P_base, P_parent);
-    return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, P_base, P_parent);
+    if (n == 6) return inertia_step_n(P, Hs, 6, unit_translation, extra, G, Dinv, M_base, P_parent);
+    return inertia_step_n(P, Hs, n, unit_translation, extra, G, Dinv, M_base, P_parent);
+}
+
+int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots)
+{
+    int nslot = 0, nfree = 0;
+    for (int k = m->nbody - 1; k >= 0; k--) {
+        const int parent = m->body[k].parent;
+        if (plan[k].leaf) plan[k].P_slot = nfree > 0 ? free_slots[--nfree] : nslot++;
+        if (parent >= 0 && plan[k].starts_parent)
+            plan[parent].P_slot = nfree > 0 ? free_slots[--nfree] : nslot++;
+        free_slots[nfree++] = plan[k].P_slot;
+    }
+    for (int k = 0; k < m->nbody; k++)
+        plan[k].P_parent_slot = m->body[k].parent >= 0 ? plan[m->body[k].parent].P_slot : -1;
+    return nslot;
+}
+
+/* The inertia step of body k: P(k) complete, P(parent) started or added
+ * to; returns 0 if D(k) is not positive definite. */
+static inline int inertia_body(mcd_data *d, int k)
+{
+    const mcd_body_plan *plan = &d->plan[k];
+    const int n = plan->nv, at = 6 * plan->vadr;
+    const double *extra = d->hinge_diagonal ? d->hinge_diagonal + plan->vadr : NULL;
+    mcd_sym6 *P = d->P + plan->P_slot;
+    mcd_sym6 *P_parent = plan->parent >= 0 ? d->P + plan->P_parent_slot : NULL;
+    const mcd_rigid_inertia *M_base =
+        P_parent && plan->starts_parent ? &d->bd[plan->parent].M : NULL;
+    if (plan->leaf) mcd_rigid_inertia_to_sym6(P, &d->bd[k].M);
+    return n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
+                                         d->Dinv + plan->dinv_adr, M_base, P_parent)
+                  : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra, d->G + at,
+                                 d->Dinv + plan->dinv_adr, M_base, P_parent);
 }
 
 /* The sweep; *singular = the first body whose D is not positive definite,
@@ -114,52 +157,44 @@ static int inertia_step(const mcd_sym6 *P, const double *Hs, int n, int unit_tra
 static void inertia_loop(const mcd_model *m, mcd_data *d, int *singular)
 {
     *singular = -1;
-    for (int k = m->nbody - 1; k >= 0; k--) {
-        const mcd_body *B = &m->body[k];
-        const mcd_body_plan *plan = &d->plan[k];
-        const int n = B->nv, at = 6 * B->vadr;
-        const double *extra = d->hinge_diagonal ? d->hinge_diagonal + B->vadr : NULL;
-        mcd_sym6 *P = &d->bd[k].P, *P_parent = B->parent >= 0 ? &d->bd[B->parent].P : NULL;
-        const mcd_sym6 *P_base = P_parent && plan->starts_parent ? &d->bd[B->parent].M : P_parent;
-        if (plan->leaf) *P = d->bd[k].M;
-        int ok = n == 1 ? inertia_step_one_dof(P, d->Hstar + at, extra ? extra[0] : 0.0, d->G + at,
-                                               d->Dinv + at, P_base, P_parent)
-                        : inertia_step(P, d->Hstar + at, n, plan->unit_translation, extra,
-                                       d->G + at, d->Dinv + at, P_base, P_parent);
-        if (!ok) {
+    for (int k = m->nbody - 1; k >= 0; k--)
+        if (!inertia_body(d, k)) {
             *singular = k;
             return;
         }
-    }
 }
 MCD_AVX2_TWIN(inertia_loop, (const mcd_model *m, mcd_data *d, int *singular), (m, d, singular))
 
-mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
+static mcd_status singular_hinge(const mcd_model *m, mcd_data *d, int k)
 {
-    int k;
-    MCD_RUN(d, inertia_loop, (m, d, &k));
-    if (k < 0) return MCD_OK;
     return mcd_fail(&d->err, MCD_ERR_SINGULAR,
                     "articulated inertia D = H P H^* of joint '%s' is not positive "
                     "definite (massless or degenerate bodies beyond it)",
                     m->joint_name[k]);
 }
 
+mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d)
+{
+    int k;
+    MCD_RUN(d, inertia_loop, (m, d, &k));
+    return k < 0 ? MCD_OK : singular_hinge(m, d, k);
+}
+
 /* One body of the bias sweep (n columns; inlined with n = 1 for the
  * one-column hinges, whose loops then unroll). */
-static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
-                             const double *tau, int with_a)
+static inline void bias_step(const mcd_body_plan *B, mcd_data *d, int n, mcd_body_data *b,
+                             const mcd_sym6 *P, const double *tau, int with_a)
 {
     const int at = 6 * B->vadr;
     const double *Hs = d->Hstar + at;
     double Hz[6], eps[6];
     mcd_hinge_project(Hz, Hs, n, b->z);
     for (int i = 0; i < n; i++) eps[i] = (tau ? tau[B->vadr + i] : 0.0) - Hz[i];
-    small_mul(n, d->Dinv + at, eps, d->nu + B->vadr);
+    small_mul(n, d->Dinv + B->dinv_adr, eps, d->nu + B->vadr);
     if (B->parent < 0) return;
     double *z_parent = d->bd[B->parent].z, Pa[6] = {0}, HPa[6], zplus[6];
     if (with_a) { /* eps - H P a, with P a kept for z+ */
-        mcd_sym6_mul_v(Pa, &b->P, b->a);
+        mcd_sym6_mul_v(Pa, P, b->a);
         mcd_hinge_project(HPa, Hs, n, Pa);
         for (int i = 0; i < n; i++) eps[i] -= HPa[i];
     }
@@ -167,27 +202,54 @@ static inline void bias_step(const mcd_body *B, mcd_data *d, int n, mcd_body_dat
     for (int i = 0; i < 6; i++) z_parent[i] += b->z[i] + zplus[i] + Pa[i];
 }
 
-static void bias_loop(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
+/* The bias step of body k (with_a: P(k) in its slot, a(k) in bd). */
+static inline void bias_body(mcd_data *d, int k, const double *tau, int with_a)
 {
-    for (int k = m->nbody - 1; k >= 0; k--) {
-        const mcd_body *B = &m->body[k];
-        if (B->nv == 1)
-            bias_step(B, d, 1, &d->bd[k], tau, with_a);
-        else
-            bias_step(B, d, B->nv, &d->bd[k], tau, with_a);
-    }
+    const mcd_body_plan *B = &d->plan[k];
+    const mcd_sym6 *P = with_a ? d->P + d->plan[k].P_slot : NULL;
+    if (B->nv == 1)
+        bias_step(B, d, 1, &d->bd[k], P, tau, with_a);
+    else
+        bias_step(B, d, B->nv, &d->bd[k], P, tau, with_a);
 }
 
-MCD_AVX2_TWIN(bias_loop, (const mcd_model *m, mcd_data *d, const double *tau, int with_a),
-              (m, d, tau, with_a))
-
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a)
+static void bias_loop(const mcd_model *m, mcd_data *d, const double *tau)
 {
-    MCD_RUN(d, bias_loop, (m, d, tau, with_a));
+    for (int k = m->nbody - 1; k >= 0; k--) bias_body(d, k, tau, 0);
+}
+MCD_AVX2_TWIN(bias_loop, (const mcd_model *m, mcd_data *d, const double *tau), (m, d, tau))
+
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau)
+{
+    MCD_RUN(d, bias_loop, (m, d, tau));
+}
+
+/* The inertia and bias sweeps in one visit per body (the same operations
+ * per body as the two sweeps; *singular as inertia_loop's). */
+static void inertia_bias_loop(const mcd_model *m, mcd_data *d, const double *tau, int *singular)
+{
+    *singular = -1;
+    for (int k = m->nbody - 1; k >= 0; k--) {
+        if (!inertia_body(d, k)) {
+            *singular = k;
+            return;
+        }
+        bias_body(d, k, tau, 1);
+    }
+}
+MCD_AVX2_TWIN(inertia_bias_loop,
+              (const mcd_model *m, mcd_data *d, const double *tau, int *singular),
+              (m, d, tau, singular))
+
+mcd_status mcd_aba_inertia_bias_pass(const mcd_model *m, mcd_data *d, const double *tau)
+{
+    int k;
+    MCD_RUN(d, inertia_bias_loop, (m, d, tau, &k));
+    return k < 0 ? MCD_OK : singular_hinge(m, d, k);
 }
 
 /* One body of the acceleration sweep (n columns, as bias_step). */
-static inline void accel_step(const mcd_body *B, mcd_data *d, int n, mcd_body_data *b,
+static inline void accel_step(const mcd_body_plan *B, mcd_data *d, int n, mcd_body_data *b,
                               const double *ap, int with_a, double *qdd)
 {
     const int at = 6 * B->vadr;
@@ -205,7 +267,7 @@ static void accel_loop(const mcd_model *m, mcd_data *d, const double *a_world, i
 {
     static const double zero[6] = {0};
     for (int k = 0; k < m->nbody; k++) {
-        const mcd_body *B = &m->body[k];
+        const mcd_body_plan *B = &d->plan[k];
         const double *ap = B->parent >= 0 ? d->bd[B->parent].alpha : (a_world ? a_world : zero);
         if (B->nv == 1)
             accel_step(B, d, 1, &d->bd[k], ap, with_a, qdd);
@@ -244,7 +306,7 @@ mcd_status mcd_minv_solve(const mcd_model *m, mcd_data *d, const double *x, doub
     if (s == MCD_OK && !y) s = mcd_fail(&d->err, MCD_ERR_ARG, "y is NULL");
     if (s != MCD_OK) return s;
     for (int k = 0; k < m->nbody; k++) memset(d->bd[k].z, 0, sizeof d->bd[k].z);
-    mcd_aba_bias_pass(m, d, x, 0);
+    mcd_aba_bias_pass(m, d, x);
     mcd_aba_accel_pass(m, d, NULL, 0, y);
     return MCD_OK;
 }

@@ -69,7 +69,7 @@ mcd_status mcd_node_bias_acceleration(const mcd_model *m, mcd_data *d, const dou
         return mcd_fail(&d->err, MCD_ERR_ARG, "node index %d out of range [0, %d)", node, m->nnode);
     const int body = m->node[node].body;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     zero_qdd_accelerations(m, d, body);
     mcd_pose frame;
     mcd_pose_mul(&frame, &d->bd[body].X_world, &m->node[node].pose);
@@ -88,7 +88,7 @@ mcd_status mcd_point_bias_acceleration(const mcd_model *m, mcd_data *d, const do
                         "mcd_point_bias_acceleration: body %d out of range or NULL point", body);
     if (!mcd_v3_isfinite(point)) return mcd_fail(&d->err, MCD_ERR_NONFINITE, "point is not finite");
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     zero_qdd_accelerations(m, d, body);
     mcd_pose frame = d->bd[body].X_world;
     mcd_pose_apply(frame.p, &d->bd[body].X_world, point);

@@ -104,7 +104,7 @@ mcd_status mcd_closure_project_velocity(const mcd_model *m, mcd_data *d, const d
     mcd_status s = mcd_minv_factor(m, d, q);
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);
     if (s != MCD_OK || m->nclosure == 0) return s;
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     mcd_closure_assemble_rows(m, d);
     s = velocity_correction(m, d, d->closure->dq);
     if (s == MCD_OK)
@@ -152,7 +152,7 @@ mcd_status mcd_closure_step(const mcd_model *m, mcd_data *d, double *q, double *
     if (s != MCD_OK) return s;
     for (int i = 0; i < m->nv; i++) qd[i] += dt * qdd[i];
     if (m->nclosure > 0) { /* G_b qd+ = 0 at q, with the factorization just made */
-        mcd_velocity_pass(m, d, qd, 0);
+        mcd_velocity_pass(m, d, qd);
         mcd_closure_assemble_rows(m, d);
         s = velocity_correction(m, d, d->closure->dq);
         if (s != MCD_OK) return s;

@@ -28,18 +28,31 @@ mcd_status mcd_data_create(const mcd_model *m, mcd_data **out, mcd_error *err)
     d->Dinv = calloc(6 * nv, sizeof *d->Dinv); /* n x n <= 6 n per hinge */
     d->nu = calloc(nv, sizeof *d->nu);
     d->R = calloc(nb, sizeof *d->R);
-    d->plan = calloc(nb, sizeof *d->plan);
+    d->f = calloc(6 * nb, sizeof *d->f);
+    size_t plan_bytes = (nb * sizeof *d->plan + 63) / 64 * 64;
+    d->plan = aligned_alloc(64, plan_bytes); /* two cache lines per body */
     d->q = calloc(nq, sizeof *d->q);
     d->qd = calloc(nv, sizeof *d->qd);
     d->tmp_nv = calloc(nv, sizeof *d->tmp_nv);
     d->tmp_nv2 = calloc(nv, sizeof *d->tmp_nv2);
-    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->plan || !d->q ||
+    if (!d->bd || !d->Hstar || !d->G || !d->Dinv || !d->nu || !d->R || !d->f || !d->plan || !d->q ||
         !d->qd || !d->tmp_nv || !d->tmp_nv2) {
         mcd_data_free(d);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
     }
     memset(d->bd, 0, bytes);
+    memset(d->plan, 0, plan_bytes);
     mcd_data_plan(m, d->plan);
+    int *free_slots = malloc(nb * sizeof *free_slots);
+    if (free_slots) {
+        int nslot = mcd_aba_plan_slots(m, d->plan, free_slots);
+        d->P = calloc((size_t)(nslot > 0 ? nslot : 1), sizeof *d->P);
+    }
+    free(free_slots);
+    if (!d->P) {
+        mcd_data_free(d);
+        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory creating data");
+    }
     d->use_avx2 = mcd_avx2_available();
     mcd_status s = mcd_osc_reserve(d, MCD_OSC_DEFAULT_CAPACITY);
     if (s == MCD_OK) s = mcd_closure_ws_create(d);
@@ -72,7 +85,9 @@ void mcd_data_free(mcd_data *d)
     free(d->G);
     free(d->Dinv);
     free(d->nu);
+    free(d->P);
     free(d->R);
+    free(d->f);
     free(d->plan);
     free(d->q);
     free(d->qd);

@@ -48,40 +48,69 @@ mcd_status mcd_check_state(const mcd_model *m, mcd_data *d, const double *q);
 mcd_status mcd_check_vector_nv(const mcd_model *m, mcd_data *d, const char *what, const double *v);
 mcd_status mcd_check_fext(const mcd_model *m, mcd_data *d, const double *f_ext);
 
-/* What the kinematics and articulated-body passes may skip for one body, fixed by the model and
- * found once by mcd_data_plan (data.c): a revolute hinge about a coordinate
- * axis +-e_axis of its joint frame turns two columns with one sincos; a
- * tree rotation that is exactly the identity needs no 3x3 product; an
- * inertia about the centre of mass that is exactly diagonal rotates with
- * 27 multiplications instead of 45; a floating base's translation columns
- * need no products. */
+/* The hot part of one body for the recursion passes: the model's numbers
+ * they read (copied from mcd_body, whose 536 bytes they would otherwise
+ * touch in four cache lines) and what they may skip, fixed by the model and
+ * found once by mcd_data_plan, in 128 bytes. A revolute hinge about a
+ * coordinate axis +-e_axis of its joint frame turns two columns with one
+ * sincos; a tree rotation that is exactly the identity needs no 3x3
+ * product; an inertia about the centre of mass that is exactly diagonal
+ * rotates with 27 multiplications instead of 45; a floating base's
+ * translation columns need no products. Other hinges, tree rotations and
+ * inertias are read from the model. */
 typedef struct mcd_body_plan {
-    int axis;          /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
-    double sign;       /* the sign of that axis */
-    int tree_identity; /* X_tree.R is exactly the identity */
-    int inertia_diag;  /* mass.inertia has exact zeros off its diagonal */
+    int parent, qadr, vadr, nv; /* as mcd_body's */
+    int axis;                   /* 0, 1, 2: revolute about +-e_axis; -1: any other hinge */
+    int P_slot;                 /* where P(k) lives in d->P (mcd_aba_plan_slots) */
+    int P_parent_slot;          /* where P(parent) lives, -1 at a root */
+    int dinv_adr; /* D(k)^{-1} at d->Dinv + dinv_adr: the sum of nv^2 over the bodies before k */
+    unsigned char free_joint;    /* the hinge is a free joint */
+    unsigned char tree_identity; /* X_tree.R is exactly the identity */
+    unsigned char inertia_diag;  /* mass.inertia has exact zeros off its diagonal */
     /* A free joint at the root whose joint frame does not turn (X_tree.R
      * exactly the identity): H^*'s translation columns are exactly [0; e_k],
      * so products with them are entries of the other factor. */
-    int unit_translation;
+    unsigned char unit_translation;
     /* The articulated-body sweep starts P(k) = M(k) at a leaf and, for any
      * other body, when its highest-index child (the first one the sweep
      * visits) adds to it: no separate copy of M into P. */
-    int leaf;          /* no children */
-    int starts_parent; /* the highest-index child of its parent */
+    unsigned char leaf;          /* no children */
+    unsigned char starts_parent; /* the highest-index child of its parent */
+    double sign;                 /* the sign of the axis */
+    double tree_p[3];            /* X_tree.p */
+    double mass, com[3];         /* mass.mass, mass.com */
+    double inertia_diagonal[3];  /* mass.inertia's diagonal, with inertia_diag */
 } mcd_body_plan;
+_Static_assert(sizeof(mcd_body_plan) == 128, "a plan is two cache lines");
 
-/* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c). */
+/* The plans of m's bodies, into plan[0 .. nbody - 1] (kinematics.c),
+ * all but the slots of P. */
 void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan);
+
+/* The slots of P(k) in plan (articulated_body.c): P(k) is live from the
+ * visit of its highest-index child (or its own visit, at a leaf) to its own
+ * visit in the tip-to-base sweep; a slot is handed out when P(k) starts and
+ * returned after k's visit, to a stack free_slots (nbody entries). Returns
+ * the number of slots, at most nbody. */
+int mcd_aba_plan_slots(const mcd_model *m, mcd_body_plan *plan, int *free_slots);
 
 /* Base to tip: X_world, the hinge maps d->Hstar and the world inertias M(k)
  * from q. */
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q);
 
 /* Base to tip: body velocities V and Coriolis accelerations a (needs the
- * kinematics pass). With bias, also the gyroscopic body forces
- * b(k) = V x* (M V) into bd.z, where the articulated-body bias sweep starts. */
-void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias);
+ * kinematics pass). */
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd);
+
+/* mcd_velocity_pass and the body forces where the articulated-body bias
+ * sweep starts: z(k) = b(k) - f_ext(k), b(k) = V x* (M V) (f_ext NULL:
+ * none). */
+void mcd_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *qd, const double *f_ext);
+
+/* mcd_kinematics_pass and mcd_velocity_bias_pass in one base-to-tip sweep
+ * (the same results). */
+void mcd_kinematics_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *q,
+                                       const double *qd, const double *f_ext);
 
 /* Articulated-body sweep, tip to base (Jain's innovations factorization):
  * P, D^{-1} and G = P H^* D^{-1} of every body. Needs the kinematics pass. Fails with
@@ -89,9 +118,16 @@ void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bi
 mcd_status mcd_aba_inertia_pass(const mcd_model *m, mcd_data *d);
 
 /* Tip to base: nu = D^{-1} eps, eps = T - H z (into d->nu), from generalized
- * forces tau (NULL: zero), the bias forces already in bd.z (accumulated in
- * place) and, when with_a, the Coriolis accelerations bd.a. */
-void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau, int with_a);
+ * forces tau (NULL: zero) and the forces already in bd.z (accumulated in
+ * place), with no Coriolis accelerations (M^{-1} x). Needs the inertia
+ * pass. */
+void mcd_aba_bias_pass(const mcd_model *m, mcd_data *d, const double *tau);
+
+/* mcd_aba_inertia_pass and the bias sweep with the Coriolis accelerations
+ * bd.a (z+ = z + P+ a + G eps) in one tip-to-base sweep, the only one
+ * that reads P(k) after its inertia step (forward dynamics). Fails as
+ * mcd_aba_inertia_pass. */
+mcd_status mcd_aba_inertia_bias_pass(const mcd_model *m, mcd_data *d, const double *tau);
 
 /* Base to tip: accelerations qdd and bd.alpha, from the base acceleration
  * a_world (world coordinates, NULL for zero). */

@@ -11,7 +11,7 @@ mcd_status mcd_energy(const mcd_model *m, mcd_data *d, const double *q, const do
         const mcd_body *B = &m->body[k];
         const mcd_body_data *b = &d->bd[k];
         double h[6], c[3];
-        mcd_sym6_rigid_mul_v(h, &b->M, b->V);
+        mcd_rigid_inertia_mul_v(h, &b->M, b->V);
         for (int i = 0; i < 6; i++) T += 0.5 * b->V[i] * h[i];
         mcd_pose_apply(c, &b->X_world, B->mass.com);
         U -= B->mass.mass * mcd_v3_dot(m->gravity, c);

@@ -10,7 +10,7 @@ double mcd_kinetic_energy_of_velocities(const mcd_model *m, const mcd_data *d)
     double T = 0.0;
     for (int k = 0; k < m->nbody; k++) {
         double h[6];
-        mcd_sym6_rigid_mul_v(h, &d->bd[k].M, d->bd[k].V);
+        mcd_rigid_inertia_mul_v(h, &d->bd[k].M, d->bd[k].V);
         for (int i = 0; i < 6; i++) T += 0.5 * d->bd[k].V[i] * h[i];
     }
     return T;
@@ -18,7 +18,7 @@ double mcd_kinetic_energy_of_velocities(const mcd_model *m, const mcd_data *d)
 
 static double kinetic_energy(const mcd_model *m, mcd_data *d, const double *qd)
 {
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     return mcd_kinetic_energy_of_velocities(m, d);
 }
 

@@ -4,6 +4,20 @@
  * f_ext is referred to the world origin, like every spatial vector here. */
 #include "dynamics_internal.h"
 
+/* After the body forces z(k) = b(k) - f_ext(k): P, D^{-1}, G and nu tip
+ * to base, then qdd base to tip with the world accelerating at -g. */
+static mcd_status articulated_sweeps(const mcd_model *m, mcd_data *d, const double *tau,
+                                     double *qdd)
+{
+    mcd_status s = mcd_aba_inertia_bias_pass(m, d, tau);
+    if (s != MCD_OK) return s;
+    d->factor_valid = 1;
+    double a_world[6];
+    mcd_gravity_acceleration(m, a_world);
+    mcd_aba_accel_pass(m, d, a_world, 1, qdd);
+    return MCD_OK;
+}
+
 mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q, const double *qd,
                                 const double *tau, const double *f_ext, double *qdd)
 {
@@ -13,24 +27,14 @@ mcd_status mcd_forward_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s == MCD_OK) s = mcd_check_fext(m, d, f_ext);
     if (s == MCD_OK && !qdd) s = mcd_fail(&d->err, MCD_ERR_ARG, "qdd is NULL");
     if (s != MCD_OK) return s;
-    mcd_kinematics_pass(m, d, q);
-    return mcd_forward_dynamics_after_kinematics(m, d, qd, tau, f_ext, qdd);
+    mcd_kinematics_velocity_bias_pass(m, d, q, qd, f_ext);
+    return articulated_sweeps(m, d, tau, qdd);
 }
 
 mcd_status mcd_forward_dynamics_after_kinematics(const mcd_model *m, mcd_data *d, const double *qd,
                                                  const double *tau, const double *f_ext,
                                                  double *qdd)
 {
-    mcd_velocity_pass(m, d, qd, 1); /* b(k) = V x* (M V) ... */
-    if (f_ext)                      /* ... - f_ext */
-        for (int k = 0; k < m->nbody; k++)
-            for (int i = 0; i < 6; i++) d->bd[k].z[i] -= f_ext[6 * k + i];
-    mcd_status s = mcd_aba_inertia_pass(m, d);
-    if (s != MCD_OK) return s;
-    d->factor_valid = 1;
-    double a_world[6];
-    mcd_gravity_acceleration(m, a_world);
-    mcd_aba_bias_pass(m, d, tau, 1);
-    mcd_aba_accel_pass(m, d, a_world, 1, qdd);
-    return MCD_OK;
+    mcd_velocity_bias_pass(m, d, qd, f_ext);
+    return articulated_sweeps(m, d, tau, qdd);
 }

@@ -27,22 +27,23 @@ static void newton_euler(const mcd_model *m, mcd_data *d, const double *qd, cons
         }
         if (qd)
             for (int i = 0; i < 6; i++) b->alpha[i] += b->a[i];
-        mcd_sym6_rigid_mul_v(b->f, &b->M, b->alpha);
+        double *f = d->f + 6 * k;
+        mcd_rigid_inertia_mul_v(f, &b->M, b->alpha);
         if (qd) { /* gyroscopic force V x* (M V) */
             double h[6], g[6];
-            mcd_sym6_rigid_mul_v(h, &b->M, b->V);
+            mcd_rigid_inertia_mul_v(h, &b->M, b->V);
             mcd_force_cross(g, b->V, h);
-            for (int i = 0; i < 6; i++) b->f[i] += g[i];
+            for (int i = 0; i < 6; i++) f[i] += g[i];
         }
         if (f_ext)
-            for (int i = 0; i < 6; i++) b->f[i] -= f_ext[6 * k + i];
+            for (int i = 0; i < 6; i++) f[i] -= f_ext[6 * k + i];
     }
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
-        const double *f = d->bd[k].f;
+        const double *f = d->f + 6 * k;
         mcd_hinge_project(tau + B->vadr, d->Hstar + 6 * B->vadr, B->nv, f);
         if (B->parent >= 0)
-            for (int i = 0; i < 6; i++) d->bd[B->parent].f[i] += f[i];
+            for (int i = 0; i < 6; i++) d->f[6 * B->parent + i] += f[i];
     }
 }
 
@@ -61,7 +62,7 @@ mcd_status mcd_inverse_dynamics(const mcd_model *m, mcd_data *d, const double *q
     if (s == MCD_OK && !tau) s = mcd_fail(&d->err, MCD_ERR_ARG, "tau is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     MCD_RUN(d, newton_euler, (m, d, qd, qdd, f_ext, tau));
     return MCD_OK;
 }
@@ -74,7 +75,7 @@ mcd_status mcd_bias_forces(const mcd_model *m, mcd_data *d, const double *q, con
     if (s == MCD_OK && !C) s = mcd_fail(&d->err, MCD_ERR_ARG, "C is NULL");
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     MCD_RUN(d, newton_euler, (m, d, qd, NULL, NULL, C));
     return MCD_OK;
 }

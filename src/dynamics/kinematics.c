@@ -92,15 +92,16 @@ static void hinge_map(const mcd_body *B, const mcd_pose *Xw, const double Rpj[9]
 /* M(k) about the world origin: mass at the world centre of mass, rotational
  * inertia R J_c R^T; for a diagonal J_c = diag(j), R J_c R^T = T R^T with
  * T = R diag(j), the same sums as mcd_m3_rotate_sym without its zero terms. */
-static void world_inertia(const mcd_body *B, int inertia_diag, const mcd_pose *Xw, mcd_sym6 *I)
+static void world_inertia(const mcd_body *B, const mcd_body_plan *plan, const mcd_pose *Xw,
+                          mcd_rigid_inertia *I)
 {
     double c[3], J[9];
-    mcd_pose_apply(c, Xw, B->mass.com);
-    if (inertia_diag) {
-        const double *R = Xw->R, *j = B->mass.inertia;
+    mcd_pose_apply(c, Xw, plan->com);
+    if (plan->inertia_diag) {
+        const double *R = Xw->R, *j = plan->inertia_diagonal;
         double T[9];
         for (int i = 0; i < 3; i++)
-            for (int l = 0; l < 3; l++) T[3 * i + l] = R[3 * i + l] * j[4 * l];
+            for (int l = 0; l < 3; l++) T[3 * i + l] = R[3 * i + l] * j[l];
         for (int i = 0; i < 3; i++)
             for (int l = i; l < 3; l++)
                 J[3 * i + l] = J[3 * l + i] =
@@ -108,7 +109,7 @@ static void world_inertia(const mcd_body *B, int inertia_diag, const mcd_pose *X
     } else {
         mcd_m3_rotate_sym(J, Xw->R, B->mass.inertia);
     }
-    mcd_sym6_rigid(I, B->mass.mass, c, J);
+    mcd_rigid_inertia_make(I, plan->mass, c, J);
 }
 
 /* The index i of a hinge axis that is +-e_i (its other entries exactly 0),
@@ -149,6 +150,7 @@ static void revolute_about_axis(const double *Rpj, const double p[3], int i, dou
 
 void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
 {
+    int dinv_adr = 0;
     for (int k = 0; k < m->nbody; k++) {
         const mcd_body *B = &m->body[k];
         const double *J = B->mass.inertia, *R = B->X_tree.R;
@@ -169,6 +171,15 @@ void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
             J[1] == 0.0 && J[2] == 0.0 && J[3] == 0.0 && J[5] == 0.0 && J[6] == 0.0 && J[7] == 0.0;
         plan[k].unit_translation =
             B->jtype == MCD_JOINT_FREE && B->parent < 0 && plan[k].tree_identity;
+        plan[k].free_joint = B->jtype == MCD_JOINT_FREE;
+        plan[k].parent = B->parent, plan[k].qadr = B->qadr;
+        plan[k].vadr = B->vadr, plan[k].nv = B->nv;
+        plan[k].dinv_adr = dinv_adr;
+        dinv_adr += B->nv * B->nv;
+        mcd_v3_copy(plan[k].tree_p, B->X_tree.p);
+        plan[k].mass = B->mass.mass;
+        mcd_v3_copy(plan[k].com, B->mass.com);
+        mcd_v3_set(plan[k].inertia_diagonal, J[0], J[4], J[8]);
     }
 }
 
@@ -177,55 +188,57 @@ void mcd_data_plan(const mcd_model *m, mcd_body_plan *plan)
 static void joint_frame(const mcd_model *m, const mcd_data *d, int k, mcd_pose *Xpj,
                         const double **R)
 {
-    const mcd_body *B = &m->body[k];
-    if (B->parent < 0) {
-        *R = B->X_tree.R;
-        mcd_v3_copy(Xpj->p, B->X_tree.p);
+    const mcd_body_plan *plan = &d->plan[k];
+    if (plan->parent < 0) {
+        *R = m->body[k].X_tree.R;
+        mcd_v3_copy(Xpj->p, plan->tree_p);
         return;
     }
-    const mcd_pose *Xp = &d->bd[B->parent].X_world;
-    mcd_pose_apply(Xpj->p, Xp, B->X_tree.p);
-    if (d->plan[k].tree_identity) {
+    const mcd_pose *Xp = &d->bd[plan->parent].X_world;
+    mcd_pose_apply(Xpj->p, Xp, plan->tree_p);
+    if (plan->tree_identity) {
         *R = Xp->R;
         return;
     }
-    mcd_m3_mul(Xpj->R, Xp->R, B->X_tree.R);
+    mcd_m3_mul(Xpj->R, Xp->R, m->body[k].X_tree.R);
     *R = Xpj->R;
 }
 
 /* X_world, H^* and M(k) of body k (its parent's done). */
 static inline void body_kinematics(const mcd_model *m, mcd_data *d, int k, const double *q)
 {
-    const mcd_body *B = &m->body[k];
+    const mcd_body *B = &m->body[k]; /* read only past the plan's shortcuts */
     const mcd_body_plan *plan = &d->plan[k];
     mcd_body_data *b = &d->bd[k];
-    double *S = d->Hstar + 6 * B->vadr;
+    double *S = d->Hstar + 6 * plan->vadr;
     mcd_pose Xpj;
     const double *Rpj;
     joint_frame(m, d, k, &Xpj, &Rpj);
     if (plan->axis >= 0) {
-        revolute_about_axis(Rpj, Xpj.p, plan->axis, plan->sign, q[B->qadr], &b->X_world, S);
+        revolute_about_axis(Rpj, Xpj.p, plan->axis, plan->sign, q[plan->qadr], &b->X_world, S);
     } else {
         mcd_pose XJ;
         if (Rpj != Xpj.R) memcpy(Xpj.R, Rpj, sizeof Xpj.R);
-        hinge_motion(B, q + B->qadr, &XJ);
+        hinge_motion(B, q + plan->qadr, &XJ);
         mcd_pose_mul(&b->X_world, &Xpj, &XJ);
         hinge_map(B, &b->X_world, Xpj.R, S);
     }
-    world_inertia(B, plan->inertia_diag, &b->X_world, &b->M);
+    world_inertia(B, plan, &b->X_world, &b->M);
 }
 
-/* V(k), a(k) and, with bias, b(k) = V x* (M V) into z (its parent's V done). */
-static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const double *qd, int bias)
+/* V(k), a(k) and, with bias, z(k) = b(k) - f_ext(k), b(k) = V x* (M V)
+ * (f_ext NULL: none; its parent's V done). */
+static inline void body_velocity(mcd_data *d, int k, const double *qd, int bias,
+                                 const double *f_ext)
 {
     static const double zero[6] = {0};
-    const mcd_body *B = &m->body[k];
+    const mcd_body_plan *B = &d->plan[k];
     mcd_body_data *b = &d->bd[k];
     const double *S = d->Hstar + 6 * B->vadr, *Vp = B->parent < 0 ? zero : d->bd[B->parent].V;
     double VJ[6];
     mcd_hinge_apply(VJ, S, B->nv, qd + B->vadr);
     for (int i = 0; i < 6; i++) b->V[i] = Vp[i] + VJ[i];
-    if (B->jtype != MCD_JOINT_FREE) {
+    if (!B->free_joint) {
         mcd_motion_cross(b->a, Vp, VJ);
     } else { /* a = V x V_J - V_Jr x V_Jt */
         double Vt[6], Vr[6], t[6];
@@ -237,8 +250,10 @@ static inline void body_velocity(const mcd_model *m, mcd_data *d, int k, const d
     }
     if (bias) { /* b(k) = V x* (M V) */
         double h[6];
-        mcd_sym6_rigid_mul_v(h, &b->M, b->V);
+        mcd_rigid_inertia_mul_v(h, &b->M, b->V);
         mcd_force_cross(b->z, b->V, h);
+        if (f_ext)
+            for (int i = 0; i < 6; i++) b->z[i] -= f_ext[6 * k + i];
     }
 }
 
@@ -248,12 +263,29 @@ static void kinematics_loop(const mcd_model *m, mcd_data *d, const double *q)
 }
 MCD_AVX2_TWIN(kinematics_loop, (const mcd_model *m, mcd_data *d, const double *q), (m, d, q))
 
-static void velocity_loop(const mcd_model *m, mcd_data *d, const double *qd, int bias)
+static void velocity_loop(const mcd_model *m, mcd_data *d, const double *qd, int bias,
+                          const double *f_ext)
 {
-    for (int k = 0; k < m->nbody; k++) body_velocity(m, d, k, qd, bias);
+    for (int k = 0; k < m->nbody; k++) body_velocity(d, k, qd, bias, f_ext);
 }
-MCD_AVX2_TWIN(velocity_loop, (const mcd_model *m, mcd_data *d, const double *qd, int bias),
-              (m, d, qd, bias))
+MCD_AVX2_TWIN(velocity_loop,
+              (const mcd_model *m, mcd_data *d, const double *qd, int bias, const double *f_ext),
+              (m, d, qd, bias, f_ext))
+
+/* Both passes in one visit per body, so that each body's block is loaded
+ * once: the same operations in the same order per body. */
+static void kinematics_velocity_loop(const mcd_model *m, mcd_data *d, const double *q,
+                                     const double *qd, const double *f_ext)
+{
+    for (int k = 0; k < m->nbody; k++) {
+        body_kinematics(m, d, k, q);
+        body_velocity(d, k, qd, 1, f_ext);
+    }
+}
+MCD_AVX2_TWIN(kinematics_velocity_loop,
+              (const mcd_model *m, mcd_data *d, const double *q, const double *qd,
+               const double *f_ext),
+              (m, d, q, qd, f_ext))
 
 void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
 {
@@ -261,9 +293,21 @@ void mcd_kinematics_pass(const mcd_model *m, mcd_data *d, const double *q)
     MCD_RUN(d, kinematics_loop, (m, d, q));
 }
 
-void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd, int bias)
+void mcd_velocity_pass(const mcd_model *m, mcd_data *d, const double *qd)
 {
-    MCD_RUN(d, velocity_loop, (m, d, qd, bias));
+    MCD_RUN(d, velocity_loop, (m, d, qd, 0, NULL));
+}
+
+void mcd_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *qd, const double *f_ext)
+{
+    MCD_RUN(d, velocity_loop, (m, d, qd, 1, f_ext));
+}
+
+void mcd_kinematics_velocity_bias_pass(const mcd_model *m, mcd_data *d, const double *q,
+                                       const double *qd, const double *f_ext)
+{
+    d->factor_valid = 0;
+    MCD_RUN(d, kinematics_velocity_loop, (m, d, q, qd, f_ext));
 }
 
 mcd_status mcd_forward_kinematics(const mcd_model *m, mcd_data *d, const double *q)
@@ -280,6 +324,6 @@ mcd_status mcd_body_velocities(const mcd_model *m, mcd_data *d, const double *q,
     if (s == MCD_OK) s = mcd_check_vector_nv(m, d, "qd", qd);
     if (s != MCD_OK) return s;
     mcd_kinematics_pass(m, d, q);
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     return MCD_OK;
 }

@@ -33,10 +33,14 @@ static void composite_loop(const mcd_model *m, mcd_data *d, double *M)
     for (int k = m->nbody - 1; k >= 0; k--) {
         const mcd_body *B = &m->body[k];
         const mcd_body_plan *plan = &d->plan[k];
-        if (plan->leaf) d->R[k] = d->bd[k].M; /* else complete: its children added to it */
-        if (B->parent >= 0) /* R(parent) = M(parent) or R(parent), + R(k) (mcd_body_plan) */
-            mcd_sym6_sum(&d->R[B->parent],
-                         plan->starts_parent ? &d->bd[B->parent].M : &d->R[B->parent], &d->R[k]);
+        if (plan->leaf) /* else complete: its children added to it */
+            mcd_rigid_inertia_to_sym6(&d->R[k], &d->bd[k].M);
+        if (B->parent >= 0) { /* R(parent) = M(parent) or R(parent), + R(k) (mcd_body_plan) */
+            mcd_sym6 M_parent;
+            if (plan->starts_parent) mcd_rigid_inertia_to_sym6(&M_parent, &d->bd[B->parent].M);
+            mcd_sym6_sum(&d->R[B->parent], plan->starts_parent ? &M_parent : &d->R[B->parent],
+                         &d->R[k]);
+        }
         double F[36];
         for (int c = 0; c < B->nv; c++)
             mcd_sym6_mul_v(F + 6 * c, &d->R[k], d->Hstar + 6 * (B->vadr + c));

@@ -222,7 +222,7 @@ static void omega_sweep(const mcd_model *m, mcd_data *d, mcd_osc_ws *w)
         const mcd_body *B = &m->body[k];
         const int n = B->nv;
         const double *Hs = d->Hstar + 6 * B->vadr, *G = d->G + 6 * B->vadr;
-        const double *Dinv = d->Dinv + 6 * B->vadr;
+        const double *Dinv = d->Dinv + d->plan[k].dinv_adr;
         const double *Op = B->parent >= 0 ? w->Omega + 36 * B->parent : zero;
         double *Om = w->Omega + 36 * k;
         if (n == 1) {
@@ -507,7 +507,7 @@ mcd_status mcd_osc_velocities(const mcd_model *m, mcd_data *d, const double *qd,
         return mcd_fail(&d->err, MCD_ERR_ARG, "mcd_osc_velocities: no kinematics/factorization");
     mcd_status s = mcd_check_vector_nv(m, d, "qd", qd);
     if (s != MCD_OK) return s;
-    mcd_velocity_pass(m, d, qd, 0);
+    mcd_velocity_pass(m, d, qd);
     const int r = (int)rows;
     for (int i = 0; i < K; i++) { /* [w; v_O + w x x] */
         const double *V = d->bd[pts[i].body].V;
@@ -541,7 +541,7 @@ mcd_status mcd_osc_apply(const mcd_model *m, mcd_data *d, int K, const mcd_osc_p
             z[3 + j] -= lin[j];
         }
     }
-    mcd_aba_bias_pass(m, d, NULL, 0);
+    mcd_aba_bias_pass(m, d, NULL);
     mcd_aba_accel_pass(m, d, NULL, 0, dqd);
     return MCD_OK;
 }

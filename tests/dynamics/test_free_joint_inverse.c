@@ -69,13 +69,15 @@ static double relative_difference(const double *X, const double *ref)
     return diff / scale;
 }
 
-/* D = H P H^* of body k (6 columns) from the factorization in d. */
-static void free_joint_D(const mcd_model *m, const mcd_data *d, int k, double *D)
+/* D = H P H^* of the root (6 columns) from the factorization in d: P(root)
+ * stays in its slot of d->P after the sweep, which ends at the root. */
+static void free_joint_D(const mcd_model *m, const mcd_data *d, double *D)
 {
-    const double *Hs = d->Hstar + 6 * m->body[k].vadr;
+    const double *Hs = d->Hstar + 6 * m->body[0].vadr;
+    const mcd_sym6 *P = d->P + d->plan[0].P_slot;
     for (int c = 0; c < 6; c++) {
         double U[6];
-        mcd_sym6_mul_v(U, &d->bd[k].P, Hs + 6 * c);
+        mcd_sym6_mul_v(U, P, Hs + 6 * c);
         for (int r = 0; r < 6; r++) {
             double t = 0.0;
             for (int i = 0; i < 6; i++) t += Hs[6 * r + i] * U[i];
@@ -114,9 +116,9 @@ START_TEST(free_joint_inverse_matches_gauss_jordan)
         test_random_q(&r, m, q);
         ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
         double D[36], ref[36];
-        free_joint_D(m, d, 0, D);
+        free_joint_D(m, d, D);
         gauss_jordan6(D, ref);
-        const double *Dinv = d->Dinv + 6 * m->body[0].vadr;
+        const double *Dinv = d->Dinv + d->plan[0].dinv_adr;
         const double e = relative_difference(Dinv, ref);
         ck_assert_msg(e <= TOLERANCE, "%s state %d: D^-1 differs from Gauss-Jordan by %.3g > %g",
                       robots[_i], s, e, TOLERANCE);
@@ -165,7 +167,7 @@ START_TEST(floating_base_shortcut_is_the_general_path_bit_for_bit)
         for (int general = 0; general < 2; general++) {
             d->plan[0].unit_translation = !general;
             ck_assert_int_eq(mcd_minv_factor(m, d, q), MCD_OK);
-            memcpy(Dinv[general], d->Dinv + 6 * m->body[0].vadr, sizeof Dinv[0]);
+            memcpy(Dinv[general], d->Dinv + d->plan[0].dinv_adr, sizeof Dinv[0]);
             memcpy(G[general], d->G + 6 * m->body[0].vadr, sizeof G[0]);
             compliance_of_last_bodies(m, d, 8, rows, L[general]);
         }

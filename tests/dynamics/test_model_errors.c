@@ -212,7 +212,7 @@ START_TEST(api_misuse_reported)
     ck_assert_int_eq(mcd_forward_kinematics(m, d, q2), MCD_OK);
     ck_assert_int_eq(mcd_minv_solve(m, d, x, y), MCD_ERR_ARG);
     ck_assert_int_eq(mcd_minv_factor(m, d, q2), MCD_OK);
-    ck_assert_int_eq(mcd_mass_matrix(m, d, q2, M), MCD_OK); /* reuses bd.P for composites */
+    ck_assert_int_eq(mcd_mass_matrix(m, d, q2, M), MCD_OK); /* moves the kinematics */
     ck_assert_int_eq(mcd_minv_solve(m, d, x, y), MCD_ERR_ARG);
     ck_assert_int_eq(mcd_data_create(NULL, &d, NULL), MCD_ERR_ARG);
     mcd_data_free(d);
