@@ -41,6 +41,11 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
  * group of the other scenes that reaches the chain has at most 78
  * (docs/solvers.md, "The sphere pile"). */
 #define CHAIN_LARGE_N 150
+/* outer iterations of the chain's fixed-point run with theta = 1 fixed:
+ * on the poured pile's steps it converges linearly and slowly (step 164:
+ * 121 outer iterations, step 172: 196), beyond mncp-fixpoint's default
+ * of 100 */
+#define CHAIN_PLAIN_FIXPOINT_ITER 300
 /* The workspace vector in which a stage keeps the chain's best point: one
  * that neither mncp-nsn nor mncp-fixpoint (vectors 8-13) uses. */
 #define CHAIN_KEEP_SLOT 14
@@ -454,6 +459,7 @@ static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd
     mcd_solver_opts fo = mcd_solver_default_opts(MCD_SOLVER_MNCP_FIXPOINT);
     fo.tol = o->tol;
     fo.warm_start = warm;
+    if (!adaptive) fo.max_iter = CHAIN_PLAIN_FIXPOINT_ITER;
     mcd_solver_stats fs = {0};
     mcd_error ignored = {0}; /* a failed stage is not an error of the chain */
     mcd_solve_fc3d_fixed_point(ws, p, &fo, adaptive, r, u, &fs, &ignored);

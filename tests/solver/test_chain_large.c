@@ -88,6 +88,22 @@ START_TEST(solves_a_large_pile_group_at_the_fixed_point)
 }
 END_TEST
 
+/* Step 172 of the same run, on the chain before its plain run's cap
+ * (capture-problems with the chain above, whose first failing steps are
+ * 165, 172 and 175; the 79-contact group, 237 unknowns): the plain fixed
+ * point converges there in 196 outer iterations, the adaptive one ends at
+ * 1.3e-5 after 300. Fails with mncp-fixpoint's default cap of 100 outer
+ * iterations for the plain run (not converged). */
+START_TEST(solves_a_slow_pile_group_within_the_plain_cap)
+{
+    mcd_solver_stats st;
+    mcd_status s = solve_file("sphere_pile_poured_172_group.dat", &st);
+    ck_assert_msg(s == MCD_OK, "%s, error %g", mcd_status_str(s), st.error);
+    ck_assert_double_le(st.error, TOL);
+    ck_assert_int_eq(st.stages, 3);
+}
+END_TEST
+
 /* Step 104 of the same scene, the whole step (78 contacts, 234 unknowns,
  * one group of 67 contacts and ten small ones): the same order, PLM, the
  * polish, the fixed point (the old chain reached it after 25 s of NSN
@@ -108,6 +124,7 @@ int main(void)
     TCase *tc = tcase_create("mncp-plm chain");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, solves_a_large_pile_group_at_the_fixed_point);
+    tcase_add_test(tc, solves_a_slow_pile_group_within_the_plain_cap);
     tcase_add_test(tc, solves_a_whole_pile_step_at_the_fixed_point);
     suite_add_tcase(s, tc);
     return run_suite(s);
