@@ -20,6 +20,7 @@ typedef struct fixed_point {
     double scale;                   /* velocity scale max(|q|_inf, |s_0|_inf) */
     double best_error;              /* error of w->r_best */
     double theta;                   /* the relaxation of the next update of s */
+    int adaptive;                   /* 1: theta from adapt_theta's rule; 0: fixed */
     double least;                   /* the least change of s so far */
     double recent[FP_THETA_WINDOW]; /* the last changes of s, a ring */
     int updates;                    /* updates of s so far */
@@ -65,7 +66,9 @@ static void adapt_theta(fixed_point *f, double change, double theta_max)
     double window_max = 0.0;
     int seen = f->updates < FP_THETA_WINDOW ? f->updates : FP_THETA_WINDOW;
     for (int i = 0; i < seen; i++) window_max = fmax(window_max, f->recent[i]);
-    if (seen == FP_THETA_WINDOW && !(change < window_max))
+    if (!f->adaptive)
+        f->theta = theta_max;
+    else if (seen == FP_THETA_WINDOW && !(change < window_max))
         f->theta = fmax(0.5 * f->theta, FP_THETA_MIN);
     else if (change < f->least)
         f->theta = fmin(2.0 * f->theta, theta_max);
@@ -178,7 +181,8 @@ mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_o
                                       const mcd_fixed_point_ws *w, double *r, double *u,
                                       mcd_fixed_point_result *res)
 {
-    fixed_point f = {.p = p, .w = w, .n = mcd_fc3d_size(p), .best_error = NAN};
+    fixed_point f = {
+        .p = p, .w = w, .n = mcd_fc3d_size(p), .best_error = NAN, .adaptive = o->adaptive};
     memset(res, 0, sizeof *res);
     mcd_status st = start_solve(&f, o, r, u, &res->change);
     f.target = FP_INNER_FIRST * f.scale, f.next_finish = FP_FINISH_START * f.scale;
@@ -224,7 +228,7 @@ static mcd_fixed_point_ws lend_ws(const mcd_solver_ws *ws)
 }
 
 mcd_status mcd_solve_fc3d_fixed_point(const mcd_solver_ws *ws, const mcd_fc3d *p,
-                                      const mcd_solver_opts *o, double *r, double *u,
+                                      const mcd_solver_opts *o, int adaptive, double *r, double *u,
                                       mcd_solver_stats *stats, mcd_error *err)
 {
     double theta = o->relaxation == 0 ? 1.0 : o->relaxation;
@@ -232,7 +236,8 @@ mcd_status mcd_solve_fc3d_fixed_point(const mcd_solver_ws *ws, const mcd_fc3d *p
         return mcd_fail(err, MCD_ERR_ARG, "mncp-fixpoint: relaxation = %g is not in (0, 1]",
                         o->relaxation);
     if (!o->warm_start) memset(r, 0, (size_t)mcd_fc3d_size(p) * sizeof *r);
-    mcd_fixed_point_opts fo = {.tol = o->tol, .max_iter = o->max_iter, .relaxation = theta};
+    mcd_fixed_point_opts fo = {
+        .tol = o->tol, .max_iter = o->max_iter, .relaxation = theta, .adaptive = adaptive};
     mcd_fixed_point_ws w = lend_ws(ws);
     mcd_fixed_point_result res;
     mcd_status st = mcd_fc3d_fixed_point_solve(p, &fo, &w, r, u, &res);

@@ -19,16 +19,18 @@
  * is a single-valued map, and at a fixed point s = F(s) the QP's
  * conditions are Coulomb's law: its solution r solves the problem exactly.
  *
- * The iteration, with an adaptive relaxation theta:
+ * The iteration, with a relaxation theta, adaptive or fixed:
  *     s_0 = mu |u_T(r_0)|,
  *     r_{j+1} = the QP's solution for s_j,
  *     s_{j+1} = (1 - theta_j) s_j + theta_j F(s_j).
- * theta starts at the caller's value (default 1), is halved (down to
- * FP_THETA_MIN) when the change max_k |F(s)_k - s_k| is not below every
- * one of the last FP_THETA_WINDOW changes, and doubled (up to the
- * caller's value) when it is the least so far: the map need not be a
- * contraction, and near a stick-slip transition the plain iteration
+ * theta starts at the caller's value (default 1); when adaptive, it is
+ * halved (down to FP_THETA_MIN) when the change max_k |F(s)_k - s_k| is
+ * not below every one of the last FP_THETA_WINDOW changes, and doubled (up
+ * to the caller's value) when it is the least so far: the map need not be
+ * a contraction, and near a stick-slip transition the plain iteration
  * cycles, but a transient rise must not stop an iteration that converges.
+ * Fixed, theta = 1 is the plain iteration, which converges on the sphere
+ * piles' steps where every halving of theta slows it (docs/solvers.md).
  * Each QP is solved by the ADMM engine of `ccp-admm` (ccp_admm.h) on the
  * problem (W, q + E s_j), warm-started: the factor, the dual iterate and
  * the penalty carry over from the previous QP, only q changes. A QP is
@@ -76,7 +78,8 @@
 typedef struct mcd_fixed_point_opts {
     double tol;        /* success: mcd_fc3d_error(r) <= tol, tol >= 0 */
     int max_iter;      /* > 0: outer iterations (updates of s) */
-    double relaxation; /* theta in (0, 1] */
+    double relaxation; /* theta in (0, 1]: the start and the most of an adaptive theta */
+    int adaptive;      /* 1: theta adapts (halved, doubled); 0: theta = relaxation throughout */
 } mcd_fixed_point_opts;
 
 typedef struct mcd_fixed_point_ws {
@@ -109,12 +112,13 @@ mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_o
                                       const mcd_fixed_point_ws *w, double *r, double *u,
                                       mcd_fixed_point_result *res);
 
-/* mncp-fixpoint as a method of mcd_solve_fc3d (solver.c): checks
- * o->relaxation (0 selects 1; outside (0, 1]: MCD_ERR_ARG, r untouched),
- * lends the workspace (ws->mat1-mat4, vector slots 0-5 and 8-13, int slots
- * 1-2) and fills stats (iterations: outer iterations; psi: res.psi; error). */
+/* mncp-fixpoint as a method of mcd_solve_fc3d (solver.c; adaptive 1) and
+ * as a stage of mncp-plm's chain (adaptive 0 or 1): checks o->relaxation
+ * (0 selects 1; outside (0, 1]: MCD_ERR_ARG, r untouched), lends the
+ * workspace (ws->mat1-mat4, vector slots 0-5 and 8-13, int slots 1-2) and
+ * fills stats (iterations: outer iterations; psi: res.psi; error). */
 mcd_status mcd_solve_fc3d_fixed_point(const mcd_solver_ws *ws, const mcd_fc3d *p,
-                                      const mcd_solver_opts *o, double *r, double *u,
+                                      const mcd_solver_opts *o, int adaptive, double *r, double *u,
                                       mcd_solver_stats *stats, mcd_error *err);
 
 #endif

@@ -34,6 +34,18 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
 /* iterations per rho rung of the NSN stages of mncp-plm's chain: on singular
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
+/* Problems of at least this many unknowns are large for mncp-plm's chain:
+ * its fixed-point stages run right after the first polish, before the NSN
+ * stages, the first of them with theta = 1 fixed. On the sphere piles'
+ * groups (201-360 unknowns) the NSN stages fail and take 10-50 s; every
+ * group of the other scenes that reaches the chain has at most 78
+ * (docs/solvers.md, "The sphere pile"). */
+#define CHAIN_LARGE_N 150
+/* outer iterations of the chain's fixed-point run with theta = 1 fixed:
+ * on the poured pile's steps it converges linearly and slowly (step 164:
+ * 121 outer iterations, step 172: 196), beyond mncp-fixpoint's default
+ * of 100 */
+#define CHAIN_PLAIN_FIXPOINT_ITER 300
 /* The workspace vector in which a stage keeps the chain's best point: one
  * that neither mncp-nsn nor mncp-fixpoint (vectors 8-13) uses. */
 #define CHAIN_KEEP_SLOT 14
@@ -436,39 +448,45 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
-/* One run of mncp-fixpoint from r (warm) or from zero, in r and u; the
- * better of its result and the point kept in keep (error best) is left in
- * r, u and returned as its error. */
+/* One run of mncp-fixpoint from r (warm) or from zero, in r and u, with
+ * the adaptive theta or theta = 1 fixed; the better of its result and the
+ * point kept in keep (error best) is left in r, u and returned as its
+ * error. */
 static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
-                           int warm, const double *keep, double best, double *r, double *u,
-                           mcd_solver_stats *stats)
+                           int warm, int adaptive, const double *keep, double best, double *r,
+                           double *u, mcd_solver_stats *stats)
 {
     mcd_solver_opts fo = mcd_solver_default_opts(MCD_SOLVER_MNCP_FIXPOINT);
     fo.tol = o->tol;
     fo.warm_start = warm;
+    if (!adaptive) fo.max_iter = CHAIN_PLAIN_FIXPOINT_ITER;
     mcd_solver_stats fs = {0};
     mcd_error ignored = {0}; /* a failed stage is not an error of the chain */
-    mcd_solve_fc3d_fixed_point(ws, p, &fo, r, u, &fs, &ignored);
+    mcd_solve_fc3d_fixed_point(ws, p, &fo, adaptive, r, u, &fs, &ignored);
     stats->stages++;
     stats->iterations += fs.iterations;
     return keep_better(p, keep, best, r, u);
 }
 
-/* mncp-fixpoint (fc3d_fixed_point.h) as the last stages of mncp-plm's
- * chain: from zero, then from the best point so far; a result is kept
- * only if its error is lower. It is the slowest stage (ADMM on a sequence
- * of cone QPs), so it runs only where every local method has failed. On
- * the captured A1-study steps that the rest of the chain fails, each start
- * solves steps the other does not (docs/solvers.md, "The A1 study"). */
+/* mncp-fixpoint (fc3d_fixed_point.h) as stages of mncp-plm's chain: from
+ * zero, then from the best point so far, the second with the adaptive
+ * theta, the first too unless plain_first (then theta = 1 fixed, the
+ * plain iteration); a result is kept only if its error is lower. On the
+ * captured A1-study steps, where the rest of the chain fails, each start
+ * solves steps the other does not (docs/solvers.md, "The A1 study"); on
+ * the sphere piles' large groups every halving of theta slows the
+ * iteration, and the plain one converges where the adaptive one stalls
+ * (docs/solvers.md, "The sphere pile"). */
 static mcd_status fixpoint_stage(const mcd_solver_ws *ws, const mcd_fc3d *p,
-                                 const mcd_solver_opts *o, double *r, double *u,
+                                 const mcd_solver_opts *o, int plain_first, double *r, double *u,
                                  mcd_solver_stats *stats)
 {
     int n = mcd_fc3d_size(p);
     double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT);
     for (int warm = 0; warm <= 1 && stats->error > o->tol; warm++) {
         memcpy(keep, r, (size_t)n * sizeof *r);
-        stats->error = fixpoint_run(ws, p, o, warm, keep, stats->error, r, u, stats);
+        int adaptive = warm || !plain_first;
+        stats->error = fixpoint_run(ws, p, o, warm, adaptive, keep, stats->error, r, u, stats);
     }
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
@@ -505,13 +523,15 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
         return st;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
+    if (large && fixpoint_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
     if (nsn_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (nsn_stage(ws, p, o, 0, r, u, stats) == MCD_OK) return MCD_OK;
     if (proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     stats->error = mcd_fc3d_error(p, r, u);
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
-    return fixpoint_stage(ws, p, o, r, u, stats);
+    return large ? MCD_ERR_NOT_CONVERGED : fixpoint_stage(ws, p, o, 0, r, u, stats);
 }
 
 /* Message for the statuses an algorithm returns without one. */
@@ -603,8 +623,9 @@ mcd_status mcd_solve_fc3d(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *
     mcd_solver_opts o;
     mcd_status st = prepare_fc3d(ws, k, p, opts, r, u, &o, err);
     if (st == MCD_OK && mcd_fc3d_size(p) > 0) {
-        st = k == MCD_SOLVER_MNCP_FIXPOINT ? mcd_solve_fc3d_fixed_point(ws, p, &o, r, u, stats, err)
-                                           : solve_fc3d_chain(ws, k, p, &o, r, u, stats);
+        st = k == MCD_SOLVER_MNCP_FIXPOINT
+                 ? mcd_solve_fc3d_fixed_point(ws, p, &o, 1, r, u, stats, err)
+                 : solve_fc3d_chain(ws, k, p, &o, r, u, stats);
         describe_outcome(st, k, &o, stats, err);
     }
     return finish(st, stats, t0);
