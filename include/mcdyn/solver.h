@@ -57,8 +57,9 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
 
 /* What a solve does when its method does not converge (docs/solvers.md,
  * "Robustness"): the method's fallback chain, or nothing. The chains:
- *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> NSN from zero ->
- *                 proximal PLM -> polish
+ *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> mncp-fixpoint
+ *                 from the best point, from zero, from the best point ->
+ *                 NSN from zero -> proximal PLM -> polish
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
