@@ -57,11 +57,12 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
 
 /* What a solve does when its method does not converge (docs/solvers.md,
  * "Robustness"): the method's fallback chain, or nothing. The chains:
- *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> NSN from zero ->
- *                 proximal PLM -> polish -> mncp-fixpoint from zero ->
- *                 mncp-fixpoint from the best point; on problems of 150 or
- *                 more unknowns the two fixed-point stages come right after
- *                 the first polish, the first with theta = 1 fixed
+ *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> mncp-fixpoint
+ *                 from the best point, from zero, from the best point ->
+ *                 NSN from zero -> proximal PLM -> polish; on problems of 150
+ *                 or more unknowns the fixed-point stage comes right after
+ *                 the first polish instead: from zero with theta = 1 fixed,
+ *                 then from the best point
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).

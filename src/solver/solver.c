@@ -35,11 +35,11 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
 /* Problems of at least this many unknowns are large for mncp-plm's chain:
- * its fixed-point stages run right after the first polish, before the NSN
- * stages, the first of them with theta = 1 fixed. On the sphere piles'
- * groups (201-360 unknowns) the NSN stages fail and take 10-50 s; every
- * group of the other scenes that reaches the chain has at most 78
- * (docs/solvers.md, "The sphere pile"). */
+ * its fixed-point stage runs right after the first polish, before the NSN
+ * stages, its first run with theta = 1 fixed. On the sphere piles' groups
+ * (201-360 unknowns) the NSN stages fail and take 10-50 s; every group of
+ * the other scenes that reaches the chain has at most 78 (docs/solvers.md,
+ * "The sphere pile"). */
 #define CHAIN_LARGE_N 150
 /* outer iterations of the chain's fixed-point run with theta = 1 fixed:
  * on the poured pile's steps it converges linearly and slowly (step 164:
@@ -468,25 +468,42 @@ static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd
     return keep_better(p, keep, best, r, u);
 }
 
-/* mncp-fixpoint (fc3d_fixed_point.h) as stages of mncp-plm's chain: from
- * zero, then from the best point so far, the second with the adaptive
- * theta, the first too unless plain_first (then theta = 1 fixed, the
- * plain iteration); a result is kept only if its error is lower. On the
- * captured A1-study steps, where the rest of the chain fails, each start
- * solves steps the other does not (docs/solvers.md, "The A1 study"); on
- * the sphere piles' large groups every halving of theta slows the
- * iteration, and the plain one converges where the adaptive one stalls
- * (docs/solvers.md, "The sphere pile"). */
+/* One start of mncp-fixpoint in mncp-plm's chain: from the best point so
+ * far (warm) or from zero, with the adaptive theta or theta = 1 fixed. */
+typedef struct {
+    int warm, adaptive;
+} fixpoint_start;
+
+/* The starts of the fixed-point stage. Small problems, after the warm NSN
+ * stage and its polish: from the best point, from zero, from the best
+ * point again, adaptive; on the A1 drops' hard steps the fixed point is
+ * what converges, and each start solves steps the others do not: of 92
+ * steps that the warm NSN stage fails, the three runs solve 81, the cold
+ * NSN stage after them 4 more, the proximal stage none, at 0.65 s of CPU
+ * per step against 0.60 s with the fixed point last, which solved 80
+ * (docs/solvers.md, "The A1 drops that stop or grind"). Large problems,
+ * right after the first polish: from zero with theta = 1 fixed, then from
+ * the best point, adaptive; on the sphere piles' groups every halving of
+ * theta slows the iteration, and the plain one converges where the
+ * adaptive one stalls (docs/solvers.md, "The sphere pile"). */
+static const fixpoint_start small_starts[] = {{1, 1}, {0, 1}, {1, 1}};
+static const fixpoint_start large_starts[] = {{0, 0}, {1, 1}};
+#define SMALL_STARTS ((int)(sizeof small_starts / sizeof *small_starts))
+#define LARGE_STARTS ((int)(sizeof large_starts / sizeof *large_starts))
+
+/* mncp-fixpoint (fc3d_fixed_point.h) as a stage of mncp-plm's chain, one
+ * run per start (small_starts or large_starts); a result is kept only if
+ * its error is lower. */
 static mcd_status fixpoint_stage(const mcd_solver_ws *ws, const mcd_fc3d *p,
-                                 const mcd_solver_opts *o, int plain_first, double *r, double *u,
-                                 mcd_solver_stats *stats)
+                                 const mcd_solver_opts *o, const fixpoint_start *starts,
+                                 int nstarts, double *r, double *u, mcd_solver_stats *stats)
 {
     int n = mcd_fc3d_size(p);
     double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT);
-    for (int warm = 0; warm <= 1 && stats->error > o->tol; warm++) {
+    for (int k = 0; k < nstarts && stats->error > o->tol; k++) {
         memcpy(keep, r, (size_t)n * sizeof *r);
-        int adaptive = warm || !plain_first;
-        stats->error = fixpoint_run(ws, p, o, warm, adaptive, keep, stats->error, r, u, stats);
+        stats->error = fixpoint_run(ws, p, o, starts[k].warm, starts[k].adaptive, keep,
+                                    stats->error, r, u, stats);
     }
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
@@ -524,14 +541,16 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
         return st;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
-    if (large && fixpoint_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
+    if (large && fixpoint_stage(ws, p, o, large_starts, LARGE_STARTS, r, u, stats) == MCD_OK)
+        return MCD_OK;
     if (nsn_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    if (!large && fixpoint_stage(ws, p, o, small_starts, SMALL_STARTS, r, u, stats) == MCD_OK)
+        return MCD_OK;
     if (nsn_stage(ws, p, o, 0, r, u, stats) == MCD_OK) return MCD_OK;
     if (proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     stats->error = mcd_fc3d_error(p, r, u);
-    if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
-    return large ? MCD_ERR_NOT_CONVERGED : fixpoint_stage(ws, p, o, 0, r, u, stats);
+    return polish_stage(ws, p, o, r, u, stats);
 }
 
 /* Message for the statuses an algorithm returns without one. */
