@@ -38,7 +38,6 @@
 #define KD          2.0
 #define THIGH       0.8 /* standing pose [rad]; hips at 0 */
 #define CALF        (-1.6)
-#define RESTING_GAP 1e-9 /* [m], as the scenario runner */
 #define MJ_CONTACTS 1024 /* MuJoCo's contact buffer (its default, 100, is too small) */
 
 static const char *const command = "bench contacts";
@@ -242,6 +241,7 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
         mcd_v3_copy(p->pos, c->buf[i].pos);
         mcd_v3_copy(p->normal, c->buf[i].normal);
         p->gap = c->buf[i].gap, p->mu = MU, p->restitution = 0.0;
+        p->resting_gap = MCD_CONTACT_RESTING_GAP;
     }
     return s;
 }
@@ -270,7 +270,7 @@ static void time_mcdyn(const twin *t, const bench_opts *o, timing *out)
     out->failure[0] = '\0';
     mcd_status s = mcd_scenario_load_string(t->yaml, t->name, ".", &sc, &err);
     mcd_collision_options co = mcd_collision_options_default();
-    co.activation_distance = RESTING_GAP;
+    co.activation_distance = 2.0 * MCD_CONTACT_RESTING_GAP; /* as the scenario runner */
     co.self_collision = t->stacked;
     side.sc = sc;
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &side.cw, &err);

@@ -10,15 +10,15 @@
 #include "mcdyn/collision.h"
 #include "mcdyn/dynamics.h"
 
+#include "../collision/collision_internal.h"
 #include "../io/number_format.h"
-
-#define RESTING_GAP 1e-9 /* [m] */
 
 struct mcd_runner {
     const mcd_scenario *sc;
     mcd_sim *sim;
     mcd_collision_world *cw;
     mcd_contact *buf; /* cap collision points; grows up to limit */
+    int analytic;     /* the collision world's closed forms are on */
     int cap, limit, slots, log_cap;
     double duration, dt;
     long nsteps;
@@ -77,6 +77,16 @@ static mcd_status collide(mcd_runner *r, const mcd_model *m, const mcd_data *d, 
     }
 }
 
+/* The resting gap of a contact (contact.h, mcd_contact_point): 0 for the
+ * collision layer's closed forms, exact to rounding (docs/collision.md,
+ * "Accuracy"); the scenario's for the pairs Bullet's GJK/EPA finds. */
+static double resting_gap(const mcd_runner *r, const mcd_model *m, const mcd_contact *c)
+{
+    const int exact =
+        r->analytic && mcd_collision_is_analytic(m->geom[c->geom_a].type, m->geom[c->geom_b].type);
+    return exact ? 0.0 : r->sc->settings.contact.resting_gap;
+}
+
 /* The enabled contacts with their pair parameters. More than capacity:
  * MCD_ERR_CAPACITY with *n the number needed, for the simulator to grow. */
 static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, const double *q,
@@ -100,6 +110,7 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
             mcd_v3_copy(p->pos, c->pos);
             mcd_v3_copy(p->normal, c->normal);
             p->gap = c->gap, p->mu = mu, p->restitution = e;
+            p->resting_gap = resting_gap(r, m, c);
         }
         ++*n;
     }
@@ -215,11 +226,13 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     r->duration = o.duration > 0 ? o.duration : sc->settings.duration;
     mcd_sim_options so;
     mcd_collision_options co = mcd_collision_options_default();
-    /* contacts within RESTING_GAP of touching are kept even with delta = 0:
-     * a body resting at gap 0 otherwise loses its contact to rounding for a
-     * step, falls, and is caught by a double impulse the next */
-    co.activation_distance = fmax(sc->settings.contact.activation_distance, RESTING_GAP);
+    /* contacts resting at the resting gap s are reported up to 2 s, so
+     * that the query's rounding never drops a resting pair (contact.h,
+     * mcd_contact_point) */
+    co.activation_distance =
+        fmax(sc->settings.contact.activation_distance, 2.0 * sc->settings.contact.resting_gap);
     co.self_collision = sc->settings.contact.self_collision;
+    r->analytic = co.analytic;
     mcd_status s = sim_options(sc, &o, &so, err);
     r->limit = so.max_contacts;
     r->cap = so.max_contacts < 64 ? so.max_contacts : 64;
