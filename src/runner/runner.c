@@ -10,15 +10,19 @@
 #include "mcdyn/collision.h"
 #include "mcdyn/dynamics.h"
 
-#include "../collision/collision_internal.h"
 #include "../io/number_format.h"
+
+/* The activation distance of the closed-form pairs [m]: they rest at gap
+ * 0 up to rounding (docs/collision.md, "Accuracy"), and a contact within
+ * this of touching is kept, so that rounding never drops a resting one for
+ * a step (it would fall and be caught by a double impulse the next). */
+#define EXACT_ACTIVATION 1e-9
 
 struct mcd_runner {
     const mcd_scenario *sc;
     mcd_sim *sim;
     mcd_collision_world *cw;
     mcd_contact *buf; /* cap collision points; grows up to limit */
-    int analytic;     /* the collision world's closed forms are on */
     int cap, limit, slots, log_cap;
     double duration, dt;
     long nsteps;
@@ -79,12 +83,10 @@ static mcd_status collide(mcd_runner *r, const mcd_model *m, const mcd_data *d, 
 
 /* The resting gap of a contact (contact.h, mcd_contact_point): 0 for the
  * collision layer's closed forms, exact to rounding (docs/collision.md,
- * "Accuracy"); the scenario's for the pairs Bullet's GJK/EPA finds. */
-static double resting_gap(const mcd_runner *r, const mcd_model *m, const mcd_contact *c)
+ * "Accuracy"); the scenario's for the pairs Bullet finds. */
+static double resting_gap(const mcd_runner *r, const mcd_contact *c)
 {
-    const int exact =
-        r->analytic && mcd_collision_is_analytic(m->geom[c->geom_a].type, m->geom[c->geom_b].type);
-    return exact ? 0.0 : r->sc->settings.contact.resting_gap;
+    return c->closed_form ? 0.0 : r->sc->settings.contact.resting_gap;
 }
 
 /* The enabled contacts with their pair parameters. More than capacity:
@@ -110,7 +112,7 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
             mcd_v3_copy(p->pos, c->pos);
             mcd_v3_copy(p->normal, c->normal);
             p->gap = c->gap, p->mu = mu, p->restitution = e;
-            p->resting_gap = resting_gap(r, m, c);
+            p->resting_gap = resting_gap(r, c);
         }
         ++*n;
     }
@@ -226,13 +228,15 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     r->duration = o.duration > 0 ? o.duration : sc->settings.duration;
     mcd_sim_options so;
     mcd_collision_options co = mcd_collision_options_default();
-    /* contacts resting at the resting gap s are reported up to 2 s, so
-     * that the query's rounding never drops a resting pair (contact.h,
+    /* per pair (docs/collision.md, "Activation distance per pair"): the
+     * closed forms rest at gap 0 and keep EXACT_ACTIVATION; Bullet's pairs
+     * rest at the resting gap s and are reported up to 2 s, so that the
+     * query's error never drops a resting pair (contact.h,
      * mcd_contact_point) */
-    co.activation_distance =
-        fmax(sc->settings.contact.activation_distance, 2.0 * sc->settings.contact.resting_gap);
-    co.self_collision = sc->settings.contact.self_collision;
-    r->analytic = co.analytic;
+    const mcd_contact_settings *cs = &sc->settings.contact;
+    co.activation_distance = fmax(cs->activation_distance, EXACT_ACTIVATION);
+    co.bullet_activation_distance = fmax(cs->activation_distance, 2.0 * cs->resting_gap);
+    co.self_collision = cs->self_collision;
     mcd_status s = sim_options(sc, &o, &so, err);
     r->limit = so.max_contacts;
     r->cap = so.max_contacts < 64 ? so.max_contacts : 64;

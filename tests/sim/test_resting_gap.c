@@ -96,8 +96,8 @@ typedef struct api_side {
 } api_side;
 
 /* What a C user writes: Bullet's points within twice the resting gap,
- * each resting at MCD_CONTACT_RESTING_GAP, mu and e as the scenario's
- * defaults. */
+ * each resting at MCD_CONTACT_RESTING_GAP (the closed forms' at 0), mu
+ * and e as the scenario's defaults. */
 static mcd_status api_provider(void *user, const mcd_model *m, const mcd_data *d, const double *q,
                                mcd_contact_point *c, int capacity, int *n, mcd_error *err)
 {
@@ -116,7 +116,7 @@ static mcd_status api_provider(void *user, const mcd_model *m, const mcd_data *d
                                    b->gap,
                                    0.5,
                                    0.0,
-                                   MCD_CONTACT_RESTING_GAP};
+                                   b->closed_form ? 0.0 : MCD_CONTACT_RESTING_GAP};
     }
     *n = nc;
     return MCD_OK;
@@ -136,7 +136,8 @@ START_TEST(c_api_sim_follows_the_scenario)
     mcd_sim *scenario = mcd_runner_sim(r);
     api_side a;
     mcd_collision_options co = mcd_collision_options_default();
-    co.activation_distance = 2.0 * MCD_CONTACT_RESTING_GAP;
+    co.activation_distance = 1e-9; /* the runner's for the closed forms */
+    co.bullet_activation_distance = 2.0 * MCD_CONTACT_RESTING_GAP;
     ck_assert_msg(mcd_collision_world_create(sc->model, &co, &a.cw, &err) == MCD_OK, "%s", err.msg);
     mcd_sim *api = NULL;
     ck_assert_msg(mcd_sim_create(sc->model, NULL, &api, &err) == MCD_OK, "%s", err.msg);
