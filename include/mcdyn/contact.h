@@ -68,9 +68,10 @@ typedef struct mcd_contact_point {
     double resting_gap; /* s in [0, MCD_CONTACT_MAX_RESTING_GAP] [m]: the simulator
                            measures gap from s (it keeps gap - s, mcd_sim_contact), so
                            the shapes come to rest s apart; 0 for exact contacts, which
-                           rest at gap 0; MCD_CONTACT_RESTING_GAP for a collision query's
-                           points, which must then be reported up to gap 2 s
-                           (docs/contact.md, "Resting gap") */
+                           rest at gap 0 (collision.h: closed_form 1);
+                           MCD_CONTACT_RESTING_GAP for the points Bullet finds, which must
+                           then be reported up to gap 2 s (bullet_activation_distance;
+                           docs/contact.md, "Resting gap") */
 } mcd_contact_point;
 
 /* The resting gap of a collision query's contact points (docs/contact.md,
