@@ -130,7 +130,7 @@ void mcd_problem_file_free(mcd_problem_file *f);
 
 typedef struct mcd_contact_point {
     int body_a, body_b; double pos[3]; double normal[3]; double gap; double mu;
-    double restitution;
+    double restitution; double resting_gap;
 } mcd_contact_point;
 typedef struct mcd_contact_ws mcd_contact_ws;
 const double *mcd_contact_impulse(const mcd_contact_ws *ws, int k);

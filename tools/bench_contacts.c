@@ -32,14 +32,14 @@
 #include "mcdyn/scenario.h"
 #include "mcdyn/sim.h"
 
-#define MU          0.5
-#define DT          0.001
-#define KP          80.0 /* PD gains of the legs [N m / rad], [N m s / rad] */
-#define KD          2.0
-#define THIGH       0.8 /* standing pose [rad]; hips at 0 */
-#define CALF        (-1.6)
-#define RESTING_GAP 1e-9 /* [m], as the scenario runner */
-#define MJ_CONTACTS 1024 /* MuJoCo's contact buffer (its default, 100, is too small) */
+#define MU               0.5
+#define DT               0.001
+#define KP               80.0 /* PD gains of the legs [N m / rad], [N m s / rad] */
+#define KD               2.0
+#define THIGH            0.8 /* standing pose [rad]; hips at 0 */
+#define CALF             (-1.6)
+#define EXACT_ACTIVATION 1e-9 /* [m], the closed forms' activation, as the scenario runner */
+#define MJ_CONTACTS      1024 /* MuJoCo's contact buffer (its default, 100, is too small) */
 
 static const char *const command = "bench contacts";
 
@@ -242,6 +242,7 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
         mcd_v3_copy(p->pos, c->buf[i].pos);
         mcd_v3_copy(p->normal, c->buf[i].normal);
         p->gap = c->buf[i].gap, p->mu = MU, p->restitution = 0.0;
+        p->resting_gap = c->buf[i].closed_form ? 0.0 : MCD_CONTACT_RESTING_GAP; /* as the runner */
     }
     return s;
 }
@@ -270,7 +271,8 @@ static void time_mcdyn(const twin *t, const bench_opts *o, timing *out)
     out->failure[0] = '\0';
     mcd_status s = mcd_scenario_load_string(t->yaml, t->name, ".", &sc, &err);
     mcd_collision_options co = mcd_collision_options_default();
-    co.activation_distance = RESTING_GAP;
+    co.activation_distance = EXACT_ACTIVATION; /* per pair, as the scenario runner */
+    co.bullet_activation_distance = 2.0 * MCD_CONTACT_RESTING_GAP;
     co.self_collision = t->stacked;
     side.sc = sc;
     if (s == MCD_OK) s = mcd_collision_world_create(sc->model, &co, &side.cw, &err);

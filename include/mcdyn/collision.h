@@ -20,10 +20,12 @@
  *    the signed distance: positive when separated, negative when they
  *    penetrate; always point_a = point_b + gap * normal.
  *  - pos is the midpoint (point_a + point_b) / 2.
- * A point is reported when gap <= activation_distance, and for the closed
- * forms against a plane also within flat_tolerance of the pair's deepest
- * point (see the options); a pair touching along a face gives several
- * points (a box flat on a plane gives its 4 corners), duplicates merged.
+ * A point is reported when gap <= activation_distance (a pair Bullet
+ * answers: gap <= max(activation_distance, bullet_activation_distance)),
+ * and for the closed forms against a plane also within flat_tolerance of
+ * the pair's deepest point (see the options); a pair touching along a
+ * face gives several points (a box flat on a plane gives its 4 corners),
+ * duplicates merged.
  *
  * Which pairs are tested: geoms on the same body (fixed links are merged
  * into their body, links fixed to the world carry world geoms) never; a
@@ -58,12 +60,23 @@ typedef struct mcd_contact {
     double gap;         /* (point_a - point_b) . normal [m]; negative: penetration */
     double point_a[3];  /* on the surface of geom A, world [m] */
     double point_b[3];  /* on the surface of geom B, world [m] */
+    int closed_form;    /* 1: from one of the closed forms of options.analytic, gap
+                           exact up to rounding; 0: from Bullet */
 } mcd_contact;
 
 typedef struct mcd_collision_options {
     /* delta >= 0 [m]: points with gap <= delta are reported (0: touching or
      * penetrating only). Default 0. */
     double activation_distance;
+    /* delta_B >= 0 [m]: for the pairs Bullet answers (every pair but the
+     * closed forms of analytic; with analytic 0, every pair), points with
+     * gap <= max(activation_distance, delta_B) are reported. Bullet's
+     * queries are not exact at contact (GJK/EPA may return no point for a
+     * touching box pair), so a simulator resting them a small gap s apart
+     * reports them up to 2 s while the closed forms keep the exact
+     * activation_distance (docs/collision.md, "Activation distance per
+     * pair"). Default 0. */
+    double bullet_activation_distance;
     /* 1: the geoms of one robot (mcd_geom.robot) collide with each other
      * (non-adjacent pairs only); 0: they do not. Geoms of different robots,
      * and the environment with every robot, collide either way. Default 1. */

@@ -65,7 +65,23 @@ typedef struct mcd_contact_point {
     double gap;         /* signed distance, negative = penetration [m] */
     double mu;          /* Coulomb friction coefficient >= 0 */
     double restitution; /* Newton coefficient e in [0, 1] */
+    double resting_gap; /* s in [0, MCD_CONTACT_MAX_RESTING_GAP] [m]: the simulator
+                           measures gap from s (it keeps gap - s, mcd_sim_contact), so
+                           the shapes come to rest s apart; 0 for exact contacts, which
+                           rest at gap 0 (collision.h: closed_form 1);
+                           MCD_CONTACT_RESTING_GAP for the points Bullet finds, which must
+                           then be reported up to gap 2 s (bullet_activation_distance;
+                           docs/contact.md, "Resting gap") */
 } mcd_contact_point;
+
+/* The resting gap of a collision query's contact points (docs/contact.md,
+ * "Resting gap": at gap 0 Bullet's GJK/EPA may return no point for a
+ * touching box-box pair; at 1e-12 m GJK's normals tilt by up to 1e-2 rad;
+ * 1e-8 m was clean on every resting pair of box_tower and box_block, and
+ * is below what any scene resolves), and the largest resting gap
+ * accepted. */
+#define MCD_CONTACT_RESTING_GAP     1e-8 /* [m] */
+#define MCD_CONTACT_MAX_RESTING_GAP 1e-3 /* [m] */
 
 typedef enum mcd_direction_mode {
     MCD_DIRECTIONS_ALIGNED = 0, /* one direction along -nu_t- (the paper's recommendation) */
@@ -84,7 +100,7 @@ typedef struct mcd_contact_options {
     int position_correction;        /* 1: split correction (below): the penetration branch of
                                        b is 0 and the simulator removes the fraction
                                        penetration_gain by a position step; needs
-                                       penetration_gain in [0, 1] (0: velocity targets) */
+                                       penetration_gain in [0, 1]; 0: velocity targets (1) */
 } mcd_contact_options;
 
 mcd_contact_options mcd_contact_default_options(void);

@@ -74,7 +74,12 @@ typedef struct mcd_contact_settings {
     double mu;                          /* global friction coefficient, >= 0 (default 0.5) */
     double restitution;                 /* global Newton coefficient e in [0, 1] (default 0) */
     double activation_distance;         /* contacts are made when the gap is <= delta [m], >= 0
-                                           (default 0) */
+                                           (default 0; the runner uses at least 1e-9 for
+                                           the closed forms, 2 resting_gap for Bullet's
+                                           pairs: collision.h, bullet_activation_distance) */
+    double resting_gap;                 /* shapes rest this far apart [m], in [0, 1e-3]
+                                           (contact.h, resting_gap; default
+                                           MCD_CONTACT_RESTING_GAP) */
     int self_collision;                 /* 1: links of one robot may touch each other (default 0) */
     int joint_limits;                   /* 1: joint position limits enforced (sim.h, joint
                                            limits; default 1) */

@@ -51,7 +51,7 @@ static void on_pair(void *ctx, int g0, int g1)
 static void on_point(void *ctx, int ga, int gb, const double normal[3], const double point_b[3],
                      double dist)
 {
-    mcd_contact_sink_add(ctx, ga, gb, normal, point_b, dist);
+    mcd_contact_sink_add_bullet(ctx, ga, gb, normal, point_b, dist);
 }
 
 mcd_status mcd_collision_detect(mcd_collision_world *w, const mcd_model *m, const mcd_data *d,

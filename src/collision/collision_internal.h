@@ -14,6 +14,7 @@
 struct mcd_collision_world {
     const mcd_model *model;
     mcd_collision_options opt; /* opt.exclude is not kept (NULL) */
+    double bullet_delta;       /* max(opt.activation_distance, opt.bullet_activation_distance) */
     int ngeom;
     unsigned char *pair_table; /* ngeom x ngeom MCD_PAIR_* */
     mcd_pose *pose;            /* world pose of each geom, this call */
@@ -47,9 +48,9 @@ typedef struct mcd_contact_sink {
 void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mcd_contact *c,
                            int capacity);
 
-/* Adds one point between geoms ga and gb if gap <= delta: normal from gb
- * to ga, point_b on gb, gap = signed distance (the point on ga is point_b +
- * gap normal). */
+/* Adds one point of a closed form between geoms ga and gb if gap <= delta:
+ * normal from gb to ga, point_b on gb, gap = signed distance (the point on
+ * ga is point_b + gap normal). */
 void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double normal[3],
                           const double point_b[3], double gap);
 
@@ -57,6 +58,10 @@ void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double norm
  * shape-plane closed forms lets limit exceed delta). */
 void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const double normal[3],
                                  const double point_b[3], double gap, double limit);
+
+/* The same for a point Bullet found: kept if gap <= w->bullet_delta. */
+void mcd_contact_sink_add_bullet(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                                 const double point_b[3], double gap);
 
 /* Exact contact points of an MCD_PAIR_ANALYTIC or MCD_PAIR_DIRECT pair
  * (sphere-sphere, or a sphere, box, capsule or cylinder against a plane) at

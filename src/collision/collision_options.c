@@ -7,6 +7,7 @@ mcd_collision_options mcd_collision_options_default(void)
 {
     mcd_collision_options o;
     o.activation_distance = 0.0;
+    o.bullet_activation_distance = 0.0;
     o.self_collision = 1;
     o.filter_world_children = 0;
     o.exclude = NULL;
@@ -26,6 +27,11 @@ mcd_status mcd_collision_check_options(const mcd_model *m, const mcd_collision_o
         return mcd_fail(err, MCD_ERR_ARG,
                         "collision options: activation_distance must be finite and >= 0 (is %g)",
                         o->activation_distance);
+    if (!isfinite(o->bullet_activation_distance) || o->bullet_activation_distance < 0)
+        return mcd_fail(
+            err, MCD_ERR_ARG,
+            "collision options: bullet_activation_distance must be finite and >= 0 (is %g)",
+            o->bullet_activation_distance);
     if (!isfinite(o->merge_distance) || o->merge_distance < 0)
         return mcd_fail(err, MCD_ERR_ARG,
                         "collision options: merge_distance must be finite and >= 0 (is %g)",

@@ -116,7 +116,7 @@ static mcd_status build_bullet(mcd_collision_world *w, mcd_error *err)
     cfg.nshape = n;
     cfg.shape = shape;
     cfg.pair_table = w->pair_table;
-    cfg.threshold = w->opt.activation_distance + MCD_COLLISION_SLACK;
+    cfg.threshold = w->bullet_delta + MCD_COLLISION_SLACK;
     cfg.plane_iterations = w->opt.plane_iterations;
     s = mcd_bt_world_create(&cfg, &w->bt, err);
 done:
@@ -142,6 +142,7 @@ mcd_status mcd_collision_world_create(const mcd_model *m, const mcd_collision_op
     w->model = m;
     w->opt = o;
     w->opt.exclude = NULL;
+    w->bullet_delta = fmax(o.activation_distance, o.bullet_activation_distance);
     w->ngeom = m->ngeom;
     size_t n = (size_t)(m->ngeom ? m->ngeom : 1);
     w->pair_table = calloc(n * n, 1);

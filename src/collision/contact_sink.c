@@ -1,10 +1,13 @@
 /* Collecting one detection's contact points (src/collision/collision_internal.h):
- * the activation-distance test, the A/B convention of collision.h, the
+ * the activation-distance test (the closed forms' delta, Bullet's pairs'
+ * max(delta, bullet_activation_distance)), the A/B convention of collision.h, the
  * merging of duplicates. Points of one pair arrive together (one
  * narrowphase call or one closed form; the shim visits the pairs in the
  * order of their geom indices), so duplicates are looked for among the
  * current pair's points only. */
 #include "collision_internal.h"
+
+#include <string.h>
 
 void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mcd_contact *c,
                            int capacity)
@@ -18,14 +21,9 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
     s->cur_a = s->cur_b = -1;
 }
 
-void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double normal[3],
-                          const double point_b[3], double gap)
-{
-    mcd_contact_sink_add_within(s, ga, gb, normal, point_b, gap, s->w->opt.activation_distance);
-}
-
-void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const double normal[3],
-                                 const double point_b[3], double gap, double limit)
+/* Stores the point if gap <= limit; closed_form as mcd_contact says. */
+static void store(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                  const double point_b[3], double gap, double limit, int closed_form)
 {
     const mcd_collision_world *w = s->w;
     if (!(gap <= limit)) return;
@@ -33,6 +31,7 @@ void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const doub
     double len = mcd_v3_norm(normal);
     if (!(len > 0)) return;
     mcd_contact c;
+    memset(&c, 0, sizeof c); /* the padding after closed_form too: outputs compare bytewise */
     double n[3], pa[3];
     mcd_v3_scale(n, normal, 1.0 / len);
     mcd_v3_copy(pa, point_b);
@@ -51,6 +50,7 @@ void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const doub
     c.body_a = m->geom[c.geom_a].body;
     c.body_b = m->geom[c.geom_b].body;
     c.gap = gap;
+    c.closed_form = closed_form;
     mcd_v3_add(c.pos, c.point_a, c.point_b);
     mcd_v3_scale(c.pos, c.pos, 0.5);
 
@@ -71,4 +71,22 @@ void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const doub
         s->c[s->n++] = c;
     else
         s->overflow++;
+}
+
+void mcd_contact_sink_add(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                          const double point_b[3], double gap)
+{
+    store(s, ga, gb, normal, point_b, gap, s->w->opt.activation_distance, 1);
+}
+
+void mcd_contact_sink_add_within(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                                 const double point_b[3], double gap, double limit)
+{
+    store(s, ga, gb, normal, point_b, gap, limit, 1);
+}
+
+void mcd_contact_sink_add_bullet(mcd_contact_sink *s, int ga, int gb, const double normal[3],
+                                 const double point_b[3], double gap)
+{
+    store(s, ga, gb, normal, point_b, gap, s->w->bullet_delta, 0);
 }

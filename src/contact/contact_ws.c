@@ -17,6 +17,7 @@ mcd_contact_options mcd_contact_default_options(void)
     o.penetration_gain = 0.2;
     o.max_correction_velocity = 1.0;
     o.restitution_velocity = 0.01;
+    o.position_correction = 1;
     return o;
 }
 

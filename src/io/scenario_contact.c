@@ -21,6 +21,7 @@ static const scn_field contact_fields[] = {
     {"mu", SCN_NUMBER, CON(mu), SCN_NONNEG},
     {"restitution", SCN_NUMBER, CON(restitution), SCN_UNIT},
     {"activation_distance", SCN_NUMBER, CON(activation_distance), SCN_NONNEG},
+    {"resting_gap", SCN_NUMBER, CON(resting_gap), {0.0, MCD_CONTACT_MAX_RESTING_GAP, 0, 0}},
     {"self_collision", SCN_BOOL, CON(self_collision), SCN_ANY},
     {"joint_limits", SCN_BOOL, CON(joint_limits), SCN_ANY},
     {"directions", SCN_INT, CON(directions), {4, 0, 0, 0}},

@@ -32,6 +32,7 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
     s.contact.penetration = MCD_PENETRATION_POSITION;
     s.contact.penetration_gain = 0.2;
     s.contact.penetration_max_velocity = 1.0;
+    s.contact.resting_gap = MCD_CONTACT_RESTING_GAP;
     s.solver.kind = MCD_METHOD_MNCP_PLM;
     s.solver.opts = mcd_step_method_default_opts(s.solver.kind);
     s.solver.on_failure = MCD_ON_FAILURE_STOP;

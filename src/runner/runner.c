@@ -12,7 +12,11 @@
 
 #include "../io/number_format.h"
 
-#define RESTING_GAP 1e-9 /* [m] */
+/* The activation distance of the closed-form pairs [m]: they rest at gap
+ * 0 up to rounding (docs/collision.md, "Accuracy"), and a contact within
+ * this of touching is kept, so that rounding never drops a resting one for
+ * a step (it would fall and be caught by a double impulse the next). */
+#define EXACT_ACTIVATION 1e-9
 
 struct mcd_runner {
     const mcd_scenario *sc;
@@ -77,6 +81,14 @@ static mcd_status collide(mcd_runner *r, const mcd_model *m, const mcd_data *d, 
     }
 }
 
+/* The resting gap of a contact (contact.h, mcd_contact_point): 0 for the
+ * collision layer's closed forms, exact to rounding (docs/collision.md,
+ * "Accuracy"); the scenario's for the pairs Bullet finds. */
+static double resting_gap(const mcd_runner *r, const mcd_contact *c)
+{
+    return c->closed_form ? 0.0 : r->sc->settings.contact.resting_gap;
+}
+
 /* The enabled contacts with their pair parameters. More than capacity:
  * MCD_ERR_CAPACITY with *n the number needed, for the simulator to grow. */
 static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, const double *q,
@@ -100,6 +112,7 @@ static mcd_status provide(void *user, const mcd_model *m, const mcd_data *d, con
             mcd_v3_copy(p->pos, c->pos);
             mcd_v3_copy(p->normal, c->normal);
             p->gap = c->gap, p->mu = mu, p->restitution = e;
+            p->resting_gap = resting_gap(r, c);
         }
         ++*n;
     }
@@ -215,11 +228,15 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     r->duration = o.duration > 0 ? o.duration : sc->settings.duration;
     mcd_sim_options so;
     mcd_collision_options co = mcd_collision_options_default();
-    /* contacts within RESTING_GAP of touching are kept even with delta = 0:
-     * a body resting at gap 0 otherwise loses its contact to rounding for a
-     * step, falls, and is caught by a double impulse the next */
-    co.activation_distance = fmax(sc->settings.contact.activation_distance, RESTING_GAP);
-    co.self_collision = sc->settings.contact.self_collision;
+    /* per pair (docs/collision.md, "Activation distance per pair"): the
+     * closed forms rest at gap 0 and keep EXACT_ACTIVATION; Bullet's pairs
+     * rest at the resting gap s and are reported up to 2 s, so that the
+     * query's error never drops a resting pair (contact.h,
+     * mcd_contact_point) */
+    const mcd_contact_settings *cs = &sc->settings.contact;
+    co.activation_distance = fmax(cs->activation_distance, EXACT_ACTIVATION);
+    co.bullet_activation_distance = fmax(cs->activation_distance, 2.0 * cs->resting_gap);
+    co.self_collision = cs->self_collision;
     mcd_status s = sim_options(sc, &o, &so, err);
     r->limit = so.max_contacts;
     r->cap = so.max_contacts < 64 ? so.max_contacts : 64;

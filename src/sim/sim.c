@@ -234,6 +234,7 @@ static mcd_status detect(mcd_sim *s, const double *qs, int *kinematics)
         st = s->provider
                  ? s->provider(s->provider_user, s->m, s->d, qs, s->contacts, s->cap, &n, &e)
                  : MCD_OK;
+        if (st == MCD_OK) st = mcd_sim_rest_contacts(s, n, &e);   /* sim_correction.c */
         if (st == MCD_OK) st = mcd_sim_add_limits(s, qs, &n, &e); /* sim_limits.c */
         if (st == MCD_OK) {
             s->ncontacts = n;

@@ -1,12 +1,27 @@
-/* The position step of the split penetration correction (sim_internal.h;
- * docs/contact.md, "Split correction"): each group's frictionless MLCP on
- * its closure and normal rows (contact.h, mcd_contact_correction_*) solved
- * by Lemke's method with its fallback chain (mlcp-lemke: Lemke, then
- * proximal PFB-PLM) at the step's tolerance, and the displacement it gives
- * kept for advance (sim.c). Groups where nothing penetrates cost nothing. */
+/* Where contacts come to rest (sim_internal.h; docs/contact.md, "Split
+ * correction" and "Resting gap"): the position step of the split
+ * penetration correction, each group's frictionless MLCP on its closure
+ * and normal rows (contact.h, mcd_contact_correction_*) solved by Lemke's
+ * method with its fallback chain (mlcp-lemke: Lemke, then proximal
+ * PFB-PLM) at the step's tolerance, and the displacement it gives kept for
+ * advance (sim.c); groups where nothing penetrates cost nothing. And each
+ * provided contact's resting gap s, the gap the correction and the
+ * speculative targets then drive it to. */
 #include "sim_internal.h"
 
 #include <string.h>
+
+mcd_status mcd_sim_rest_contacts(mcd_sim *s, int n, mcd_error *err)
+{
+    for (int k = 0; k < n; k++) {
+        mcd_contact_point *p = &s->contacts[k];
+        if (!(p->resting_gap >= 0 && p->resting_gap <= MCD_CONTACT_MAX_RESTING_GAP))
+            return mcd_fail(err, MCD_ERR_ARG, "contact %d: resting_gap = %g m: must be in [0, %g]",
+                            k, p->resting_gap, MCD_CONTACT_MAX_RESTING_GAP);
+        p->gap -= p->resting_gap;
+    }
+    return MCD_OK;
+}
 
 int mcd_sim_corrects_positions(const mcd_sim *s)
 {

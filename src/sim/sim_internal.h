@@ -79,6 +79,10 @@ mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, 
  * sets st->solver_status. */
 int mcd_sim_corrects_positions(const mcd_sim *s);
 mcd_status mcd_sim_position_step(mcd_sim *s, mcd_step_stats *st);
+/* The resting gap (sim_correction.c; contact.h, mcd_contact_point): the
+ * gaps of the n contacts the provider wrote, measured from their
+ * resting_gap; an invalid one is MCD_ERR_ARG naming it. */
+mcd_status mcd_sim_rest_contacts(mcd_sim *s, int n, mcd_error *err);
 
 /* Non-singular friction LCP (sim_nslcp.c): workspace hooks and the solve. */
 mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);

@@ -85,16 +85,22 @@ void scene_free(scene *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The largest gap point i may have: delta, or for the closed forms against
- * a plane its pair's deepest gap + flat_tolerance (collision.h). */
+/* The largest gap point i may have: a closed form's delta, or against a
+ * plane its pair's deepest gap + flat_tolerance; a pair Bullet answers:
+ * max(delta, bullet_activation_distance) (collision.h). Checks that the
+ * point's closed_form says which of the two found it. */
 static double gap_limit(const scene *s, const mcd_collision_options *o, int i)
 {
     const mcd_contact *c = &s->c[i];
-    int plane = s->m->geom[c->geom_a].type == MCD_GEOM_PLANE ||
-                s->m->geom[c->geom_b].type == MCD_GEOM_PLANE;
-    int mesh =
-        s->m->geom[c->geom_a].type == MCD_GEOM_MESH || s->m->geom[c->geom_b].type == MCD_GEOM_MESH;
-    if (!o->analytic || !plane || mesh) return o->activation_distance;
+    const mcd_geom_type ta = s->m->geom[c->geom_a].type, tb = s->m->geom[c->geom_b].type;
+    int plane = ta == MCD_GEOM_PLANE || tb == MCD_GEOM_PLANE;
+    int mesh = ta == MCD_GEOM_MESH || tb == MCD_GEOM_MESH;
+    int spheres = ta == MCD_GEOM_SPHERE && tb == MCD_GEOM_SPHERE;
+    int closed_form = o->analytic && ((plane && !mesh) || spheres);
+    ck_assert_msg(c->closed_form == closed_form, "contact %d: closed_form %d, expected %d", i,
+                  c->closed_form, closed_form);
+    if (!closed_form) return fmax(o->activation_distance, o->bullet_activation_distance);
+    if (spheres) return o->activation_distance;
     double deepest = INFINITY;
     for (int k = 0; k < s->n; k++)
         if (s->c[k].geom_a == c->geom_a && s->c[k].geom_b == c->geom_b)

@@ -171,6 +171,13 @@ START_TEST(option_errors)
     o.activation_distance = NAN;
     ck_assert_int_eq(mcd_collision_world_create(s.m, &o, &w, &err), MCD_ERR_ARG);
     o = mcd_collision_options_default();
+    o.bullet_activation_distance = -1e-9;
+    ck_assert_int_eq(mcd_collision_world_create(s.m, &o, &w, &err), MCD_ERR_ARG);
+    expect_msg(&err, "bullet_activation_distance must be finite and >= 0 (is -1e-09)");
+    o.bullet_activation_distance = INFINITY;
+    ck_assert_int_eq(mcd_collision_world_create(s.m, &o, &w, &err), MCD_ERR_ARG);
+    expect_msg(&err, "bullet_activation_distance");
+    o = mcd_collision_options_default();
     o.plane_iterations = 65;
     ck_assert_int_eq(mcd_collision_world_create(s.m, &o, &w, &err), MCD_ERR_ARG);
     o = mcd_collision_options_default();

@@ -83,6 +83,54 @@ START_TEST(activation_distance)
 }
 END_TEST
 
+/* The activation distance per pair (collision.h,
+ * bullet_activation_distance): a box resting on a box (Bullet) and a
+ * sphere and a box over the plane (closed forms), all at one gap g, with
+ * delta = 1e-9 m and delta_B = 2e-8 m, the scenario runner's values. At
+ * g = 5e-10 every pair is reported; at 1.5e-8 the boxes' pair only, its 4
+ * corners (box_on_box_manifold's face, which Bullet finds to 1e-12 m); at
+ * 3e-8 none. With analytic 0 Bullet answers every pair, and the sphere
+ * and the lower box are reported at 1.5e-8 too. */
+START_TEST(activation_distance_per_pair)
+{
+    const double gaps[3] = {5e-10, 1.5e-8, 3e-8};
+    for (int analytic = 1; analytic >= 0; analytic--)
+        for (int k = 0; k < 3; k++) {
+            scene s;
+            mcd_error err = {0};
+            mcd_collision_options o = mcd_collision_options_default();
+            o.activation_distance = 1e-9;
+            o.bullet_activation_distance = 2e-8;
+            o.analytic = analytic;
+            scene_begin(&s);
+            scene_geom(&s, -1, MCD_GEOM_PLANE, 0, 0, 0, NULL, NULL);
+            int a = scene_free_body(&s, "a"), b = scene_free_body(&s, "b");
+            int c = scene_free_body(&s, "c");
+            scene_geom(&s, a, MCD_GEOM_BOX, 0.5, 0.5, 0.1, NULL, NULL);
+            scene_geom(&s, b, MCD_GEOM_BOX, 0.1, 0.2, 0.15, NULL, NULL);
+            scene_geom(&s, c, MCD_GEOM_SPHERE, 0.1, 0, 0, NULL, NULL);
+            ck_assert_msg(scene_finish(&s, &o, &err) == MCD_OK, "%s", err.msg);
+            const double g = gaps[k];
+            scene_place(&s, "a", 0, 0, 0.1 + g, NULL);
+            scene_place(&s, "b", 0.05, -0.1, 0.2 + 0.15 + 2 * g, NULL);
+            scene_place(&s, "c", 5, 0, 0.1 + g, NULL);
+            ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
+            const int boxes = count_pair(&s, 2, 1), lower = count_pair(&s, 1, 0);
+            const int sphere = count_pair(&s, 3, 0);
+            const int exact = k == 0, bullet = k < 2;
+            ck_assert_msg(boxes == (bullet ? 4 : 0), "analytic %d, gap %g: %d box-box points",
+                          analytic, g, boxes);
+            const int lower_ok = analytic ? lower == (exact ? 4 : 0) : (lower > 0) == bullet;
+            ck_assert_msg(lower_ok, "analytic %d, gap %g: %d box-plane points", analytic, g, lower);
+            ck_assert_msg(sphere == ((analytic ? exact : bullet) ? 1 : 0),
+                          "analytic %d, gap %g: %d sphere-plane points", analytic, g, sphere);
+            for (int i = 0; i < s.n; i++) ck_assert_double_eq_tol(s.c[i].gap, g, 1e-12);
+            scene_check_invariants(&s, &o);
+            scene_free(&s);
+        }
+}
+END_TEST
+
 START_TEST(sphere_sphere_exact)
 {
     scene s;
@@ -599,6 +647,7 @@ int main(void)
     TCase *tc = tcase_create("shapes");
     tcase_add_test(tc, sphere_on_plane_exact);
     tcase_add_test(tc, activation_distance);
+    tcase_add_test(tc, activation_distance_per_pair);
     tcase_add_test(tc, sphere_sphere_exact);
     tcase_add_test(tc, box_flat_on_plane_four_corners);
     tcase_add_test(tc, tilted_box_fewer_points);

@@ -48,7 +48,7 @@ mcd_status scene_box_plane(void *user, const mcd_model *m, const mcd_data *d, co
         mcd_v3_add(p, p, q);
         if (p[2] > 0.01) continue;
         if (*n >= capacity) return MCD_ERR_CAPACITY;
-        mcd_contact_point cp = {0, -1, {p[0], p[1], 0.5 * p[2]}, {0, 0, 1}, p[2], 0.5, 0.3};
+        mcd_contact_point cp = {0, -1, {p[0], p[1], 0.5 * p[2]}, {0, 0, 1}, p[2], 0.5, 0.3, 0.0};
         c[(*n)++] = cp;
     }
     return MCD_OK;

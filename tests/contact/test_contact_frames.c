@@ -92,7 +92,7 @@ static mcd_status ball_wall(void *user, const mcd_model *m, const mcd_data *d, c
     *n = 0;
     if (gap > 0.01) return MCD_OK;
     if (capacity < 1) return MCD_ERR_CAPACITY;
-    mcd_contact_point p = {0, -1, {0, 0, 0}, {normal[0], normal[1], normal[2]}, gap, MU, 0.0};
+    mcd_contact_point p = {0, -1, {0, 0, 0}, {normal[0], normal[1], normal[2]}, gap, MU, 0.0, 0.0};
     mcd_v3_copy(p.pos, q);
     mcd_v3_axpy(p.pos, -1.0 - 0.5 * gap, normal); /* midway between ball and wall */
     c[0] = p;

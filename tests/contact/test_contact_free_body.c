@@ -186,7 +186,7 @@ START_TEST(contact_layer_w_on_a1_and_free_box)
         test_random_vec(&r, n, 3, 1.0);
         const double len = mcd_v3_norm(n);
         for (int i = 0; i < 3; i++) n[i] /= len;
-        c[k] = (mcd_contact_point){body, -1, {0, 0, 0}, {n[0], n[1], n[2]}, 0.0, 0.5, 0.0};
+        c[k] = (mcd_contact_point){body, -1, {0, 0, 0}, {n[0], n[1], n[2]}, 0.0, 0.5, 0.0, 0.0};
         test_random_vec(&r, c[k].pos, 3, 1.0);
     }
     const mcd_contact_options o = mcd_contact_default_options();

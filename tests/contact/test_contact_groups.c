@@ -26,7 +26,7 @@ static void add_link(mcd_builder *b, const char *name, int parent, mcd_joint_typ
 
 static mcd_contact_point touching(int a, int b, double x)
 {
-    return (mcd_contact_point){a, b, {x, 0, 0}, {0, 0, 1}, 0.0, 0.5, 0.0};
+    return (mcd_contact_point){a, b, {x, 0, 0}, {0, 0, 1}, 0.0, 0.5, 0.0, 0.0};
 }
 
 typedef struct scene {

@@ -35,7 +35,7 @@ static void set_up(const mcd_model *m, mcd_data *d, mcd_contact_ws *ws, int nc, 
 {
     mcd_contact_point c[4];
     for (int k = 0; k < nc; k++)
-        c[k] = (mcd_contact_point){body[k], -1, {k, 0, 0}, {0, 0, 1}, 0.0, 0.5, 0.0};
+        c[k] = (mcd_contact_point){body[k], -1, {k, 0, 0}, {0, 0, 1}, 0.0, 0.5, 0.0, 0.0};
     double *q = calloc((size_t)m->nq, sizeof *q), *qd = calloc((size_t)m->nv, sizeof *qd);
     double *tau = calloc((size_t)m->nv, sizeof *tau);
     mcd_model_neutral(m, q);

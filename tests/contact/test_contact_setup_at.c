@@ -52,7 +52,7 @@ static setup_case make_case(test_rng *r)
         test_random_vec(r, n, 3, 1.0);
         mcd_v3_scale(n, n, 1.0 / mcd_v3_norm(n));
         const int body = (int)test_uniform(r, 0, m->nbody - 0.01);
-        k.c[i] = (mcd_contact_point){body, -1, {0, 0, 0}, {n[0], n[1], n[2]}, -1e-4, 0.5, 0.0};
+        k.c[i] = (mcd_contact_point){body, -1, {0, 0, 0}, {n[0], n[1], n[2]}, -1e-4, 0.5, 0.0, 0.0};
         test_random_vec(r, k.c[i].pos, 3, 1.0);
     }
     return k;

@@ -195,6 +195,12 @@ START_TEST(out_of_range_values)
                  "key 'contact.restitution': must be in [0, 1] (got 1.5)", NULL);
     expect_error(FOUR_BAR "contact: {activation_distance: -1}\n", MCD_ERR_ARG,
                  "key 'contact.activation_distance'", NULL);
+    expect_error(FOUR_BAR "contact: {resting_gap: -1e-9}\n", MCD_ERR_ARG,
+                 "key 'contact.resting_gap': must be in [0, 0.001]", NULL);
+    expect_error(FOUR_BAR "contact: {resting_gap: 0.01}\n", MCD_ERR_ARG,
+                 "key 'contact.resting_gap': must be in [0, 0.001]", NULL);
+    expect_error(FOUR_BAR "contact: {resting_gap: .nan}\n", MCD_ERR_NONFINITE,
+                 "key 'contact.resting_gap'", NULL);
     expect_error(FOUR_BAR "contact: {directions: 2}\n", MCD_ERR_ARG,
                  "key 'contact.directions': must be >= 4", NULL);
     expect_error(FOUR_BAR "contact: {directions: 5}\n", MCD_ERR_ARG,

@@ -212,9 +212,6 @@ END_TEST
 START_TEST(energy_check_catches_a_rise)
 {
     mcd_scenario *sc = load("box_tower");
-    /* The scene enters contacts from 1 mm of gap (box_tower.yaml); the
-     * boxes start 1 mm apart, so free fall needs contacts from touching. */
-    sc->settings.contact.activation_distance = 0.0;
     mcd_runner *runner = NULL;
     ck_assert_int_eq(mcd_runner_create(sc, NULL, &runner, NULL), MCD_OK);
     mcd_sim *sim = mcd_runner_sim(runner);

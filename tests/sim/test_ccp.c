@@ -81,15 +81,16 @@ static mcd_status provider(void *user, const mcd_model *m, const mcd_data *d, co
         for (int i = 0; i < 3; i++) x[i] += q[i];
         if (x[2] > sc->delta) continue;
         if (*n >= capacity) return MCD_ERR_CAPACITY;
-        mcd_contact_point p = {0, -1, {x[0], x[1], x[2]}, {0, 0, 1}, x[2], sc->mu, 0.0};
+        mcd_contact_point p = {0, -1, {x[0], x[1], x[2]}, {0, 0, 1}, x[2], sc->mu, 0.0, 0.0};
         c[(*n)++] = p;
     }
     return MCD_OK;
 }
 
 /* A simulator for the scene with the given penetration gain and cap. */
-static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, scene *sc, double gain,
-                         double cap)
+/* position: 1 the split correction (the default), 0 the velocity targets. */
+static mcd_sim *make_sim_law(const mcd_model *m, mcd_step_method method, scene *sc, double gain,
+                             double cap, int position)
 {
     mcd_sim_options o = mcd_sim_default_options();
     o.dt = DT;
@@ -97,11 +98,18 @@ static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, scene *sc, 
     o.solver_opts = mcd_step_method_default_opts(method);
     o.contact.penetration_gain = gain;
     o.contact.max_correction_velocity = cap;
+    o.contact.position_correction = position;
     mcd_sim *s = NULL;
     mcd_error err = {0};
     ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
     mcd_sim_set_contact_provider(s, provider, sc);
     return s;
+}
+
+static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, scene *sc, double gain,
+                         double cap)
+{
+    return make_sim_law(m, method, sc, gain, cap, 1);
 }
 
 static void set_state(mcd_sim *s, double z, const double v[3], const double w[3])
@@ -280,7 +288,9 @@ END_TEST
  * effective cap removes the whole penetration in one step (v_z+ = 2 m/s,
  * gap+ = 0; the paper's Phi/dt with gamma = 1), the cap 0.5 m/s limits it
  * (gap+ = -1.5 mm), gain 0.2 removes a fifth (v_z+ = 0.4 m/s). 1e-8 m/s,
- * 1e-10 m. _i: method, then the three settings. */
+ * 1e-10 m. With the split correction (the default) the same displacement
+ * dt v_z is made by the position step and the velocity step stops the
+ * sphere: v_z+ = 0, the same gap+. _i: method, then the three settings. */
 START_TEST(penetration_correction_gain_and_cap)
 {
     static const double gain[3] = {1.0, 1.0, 0.2}, cap[3] = {10.0, 0.5, 10.0};
@@ -289,12 +299,14 @@ START_TEST(penetration_correction_gain_and_cap)
     const double vz = fmin(gain[c] * p / DT, cap[c]);
     mcd_model *m = sphere_model();
     scene sc = {0, 0.2, 0.0};
-    mcd_sim *s = make_sim(m, methods[_i % NM], &sc, gain[c], cap[c]);
-    set_state(s, 1.0 - p, zero, zero);
-    step(s, NULL);
-    ck_assert_double_eq_tol(mcd_sim_qd(s)[2], vz, 1e-8);
-    ck_assert_double_eq_tol(mcd_sim_q(s)[2] - 1.0, -p + DT * vz, 1e-10);
-    mcd_sim_free(s);
+    for (int position = 0; position < 2; position++) {
+        mcd_sim *s = make_sim_law(m, methods[_i % NM], &sc, gain[c], cap[c], position);
+        set_state(s, 1.0 - p, zero, zero);
+        step(s, NULL);
+        ck_assert_double_eq_tol(mcd_sim_qd(s)[2], position ? 0.0 : vz, 1e-8);
+        ck_assert_double_eq_tol(mcd_sim_q(s)[2] - 1.0, -p + DT * vz, 1e-10);
+        mcd_sim_free(s);
+    }
     mcd_model_free(m);
 }
 END_TEST

@@ -37,7 +37,7 @@ static int sphere_contacts(const scene *sc, const double *q, mcd_contact_point *
 {
     double gap = q[2] - 1.0;
     if (gap > 0.01) return 0;
-    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, sc->mu, 0.0};
+    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, sc->mu, 0.0, 0.0};
     c[0] = p;
     return 1;
 }
@@ -55,7 +55,7 @@ static int box_contacts(const scene *sc, const double *q, mcd_contact_point *c, 
         mcd_m3_mul_v(w, R, a);
         for (int i = 0; i < 3; i++) w[i] += q[i];
         if (w[2] > 0.01) continue;
-        mcd_contact_point p = {0, -1, {w[0], w[1], w[2]}, {0, 0, 1}, w[2], sc->mu, 0.0};
+        mcd_contact_point p = {0, -1, {w[0], w[1], w[2]}, {0, 0, 1}, w[2], sc->mu, 0.0, 0.0};
         c[n++] = p;
     }
     return n;

@@ -38,7 +38,7 @@ static mcd_status box_ground(void *user, const mcd_model *m, const mcd_data *d, 
         mcd_v3_add(p, p, q);
         if (p[2] > 0.01) continue;
         if (*n >= capacity) return MCD_ERR_CAPACITY;
-        mcd_contact_point cp = {0, -1, {p[0], p[1], p[2]}, {0, 0, 1}, p[2], MU, 0.0};
+        mcd_contact_point cp = {0, -1, {p[0], p[1], p[2]}, {0, 0, 1}, p[2], MU, 0.0, 0.0};
         c[(*n)++] = cp;
     }
     return MCD_OK;

@@ -27,7 +27,7 @@ static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d
     double gap = q[2] - 1.0;
     if (gap > 0.01) return MCD_OK;
     if (capacity < 1) return MCD_ERR_CAPACITY;
-    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, MU, 0.0};
+    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, MU, 0.0, 0.0};
     c[0] = p;
     *n = 1;
     return MCD_OK;
