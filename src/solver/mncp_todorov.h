@@ -68,11 +68,8 @@ void mcd_mncp_start_from(const mcd_fc3d *p, const double *scale, const double *r
  * |q|); else, and when r = 0 solves the problem (every q_n >= 0 and every
  * bilateral q_i = 0: Coulomb's law may then also have a self-locking
  * sticking solution, which the start must not prefer) or n >
- * MCD_MNCP_STICK_MAX_N, x = 0: the factorization is dense, n^3 / 6, and
- * the larger groups of the scenes are block-sparse (the sphere piles:
- * 201-360 unknowns, where a dense O(n^3) step is what PLM's sparse step
- * avoids; FCLIB's Capsules, 858: it saved nothing there), while the
- * redundant stacks it is for have at most 84 (box_block). r_s by
+ * MCD_MNCP_STICK_MAX_N (the dense factorization, n^3 / 6, then costs more
+ * than the sparse PLM steps it may save), x = 0. r_s by
  * MCD_MNCP_STICK_REFINEMENTS steps of iterated Tikhonov regularisation on
  * the Cholesky factor of W + s I, s = MCD_MNCP_STICK_SHIFT max_i W_ii (W is
  * symmetric positive semidefinite, singular on redundant contacts: r_s
@@ -82,6 +79,6 @@ void mcd_mncp_stick_start(void *ctx, double tol, double *H, double *phi, double 
 
 #define MCD_MNCP_STICK_SHIFT       1e-9
 #define MCD_MNCP_STICK_REFINEMENTS 3
-#define MCD_MNCP_STICK_MAX_N       128
+#define MCD_MNCP_STICK_MAX_N       512
 
 #endif
