@@ -4,7 +4,6 @@
 
 #include "mcdyn/solver.h"
 #include "dense.h"
-#include "small_dense.h"
 
 #include <math.h>
 #include <string.h>
@@ -155,61 +154,4 @@ void mcd_mncp_start_from(const mcd_fc3d *p, const double *scale, const double *r
     mcd_dense_matvec(n, p->W, r, p->q, u_scratch);
     for (int i = 0; i < p->nb; i++) x[i] = r[i] / scale[i];
     for (int i = p->nb; i < n; i++) x[i] = u_scratch[i] - r[i] / scale[i];
-}
-
-/* 1 if r = 0 solves the problem: no bilateral row moves (q_b = 0) and
- * every contact separates or rests (q_n >= 0) without impulse. */
-static int zero_solves(const mcd_fc3d *p)
-{
-    for (int i = 0; i < p->nb; i++)
-        if (p->q[i] != 0) return 0;
-    for (int k = 0; k < p->nc; k++)
-        if (p->q[p->nb + ROWS * k + N] < 0) return 0;
-    return 1;
-}
-
-/* r = the least-squares solution of least norm of W r = -q by iterated
- * Tikhonov regularisation on the Cholesky factor U of W + s I (s =
- * MCD_MNCP_STICK_SHIFT max W_ii, in H): r = -(W + s I)^{-1} q, then
- * MCD_MNCP_STICK_REFINEMENTS times r += (W + s I)^{-1} (-q - W r), which
- * converges to the least-norm solution on the eigenvalues of W far above s
- * and leaves r near 0 on those far below (redundant contacts). res: n
- * scratch. 0 if the factorization fails (a non-finite W). */
-static int stick_impulses(const mcd_fc3d *p, double *H, double *res, double *r)
-{
-    const int n = mcd_fc3d_size(p);
-    for (int i = 0; i < n; i++)
-        memcpy(H + (size_t)i * n + i, p->W + (size_t)i * n + i, (size_t)(n - i) * sizeof *H);
-    const double shift = MCD_MNCP_STICK_SHIFT * mcd_small_cholesky_largest_diagonal(n, H);
-    for (int i = 0; i < n; i++) H[(size_t)i * n + i] += shift;
-    if (!mcd_small_cholesky(n, H, 0.1 * MCD_MNCP_STICK_SHIFT)) return 0;
-    for (int i = 0; i < n; i++) r[i] = -p->q[i];
-    mcd_small_cholesky_solve(n, H, r);
-    for (int k = 0; k < MCD_MNCP_STICK_REFINEMENTS; k++) {
-        mcd_dense_matvec(n, p->W, r, p->q, res);
-        for (int i = 0; i < n; i++) res[i] = -res[i];
-        mcd_small_cholesky_solve(n, H, res);
-        for (int i = 0; i < n; i++) r[i] += res[i];
-    }
-    return 1;
-}
-
-void mcd_mncp_stick_start(void *ctx, double tol, double *H, double *phi, double *x)
-{
-    mcd_mncp *s = ctx;
-    const mcd_fc3d *p = s->p;
-    const int n = mcd_fc3d_size(p);
-    memset(x, 0, (size_t)n * sizeof *x);
-    if (n > MCD_MNCP_STICK_MAX_N || zero_solves(p)) return;
-    if (p->nb == 0) { /* PLM's first iterate from 0, where J = -I: x = q */
-        memcpy(x, p->q, (size_t)n * sizeof *x);
-        mcd_mncp_residual(ctx, x, phi);
-        if (mcd_mncp_error(ctx, x) <= tol) return;
-        memset(x, 0, (size_t)n * sizeof *x);
-    }
-    if (!stick_impulses(p, H, phi, s->r)) return;
-    mcd_mncp_start_from(p, s->scale, s->r, s->u, x);
-    mcd_mncp_residual(ctx, x, phi);
-    if (!(mcd_dense_dot(n, phi, phi) < mcd_dense_dot(n, p->q, p->q)))
-        memset(x, 0, (size_t)n * sizeof *x);
 }

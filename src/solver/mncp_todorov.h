@@ -59,26 +59,4 @@ void mcd_mncp_jacobian(void *ctx, const double *x, double *J);
 void mcd_mncp_start_from(const mcd_fc3d *p, const double *scale, const double *r, double *u_scratch,
                          double *x);
 
-/* The start x of a cold mncp-plm solve (docs/solvers.md, "Cold start"):
- * without bilateral rows, x = q if its error is <= tol (PLM's first
- * iterate from x = 0, where J = -I: a body resting on one plane); else the
- * x of mcd_mncp_start_from for the impulses r_s with which every
- * contact sticks, the least-squares solution of least norm of W r = -q
- * (u = 0 on every row), if Phi there is smaller than at x = 0 (|Phi(0)| =
- * |q|); else, and when r = 0 solves the problem (every q_n >= 0 and every
- * bilateral q_i = 0: Coulomb's law may then also have a self-locking
- * sticking solution, which the start must not prefer) or n >
- * MCD_MNCP_STICK_MAX_N (the dense factorization, n^3 / 6, then costs more
- * than the sparse PLM steps it may save), x = 0. r_s by
- * MCD_MNCP_STICK_REFINEMENTS steps of iterated Tikhonov regularisation on
- * the Cholesky factor of W + s I, s = MCD_MNCP_STICK_SHIFT max_i W_ii (W is
- * symmetric positive semidefinite, singular on redundant contacts: r_s
- * then stays near 0 on its null space). ctx: an mcd_mncp, whose r and u
- * are overwritten; H: n x n and phi: n scratch. */
-void mcd_mncp_stick_start(void *ctx, double tol, double *H, double *phi, double *x);
-
-#define MCD_MNCP_STICK_SHIFT       1e-9
-#define MCD_MNCP_STICK_REFINEMENTS 3
-#define MCD_MNCP_STICK_MAX_N       512
-
 #endif

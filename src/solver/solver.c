@@ -238,8 +238,6 @@ static mcd_status solve_fc3d_lm(const mcd_solver_ws *ws, mcd_solver_kind k, cons
     mcd_mncp_units(p, scale);
     if (o->warm_start) {
         mcd_mncp_start_from(p, scale, r, u, x);
-    } else if (k == MCD_SOLVER_MNCP_PLM) { /* RLM stays as the paper has it */
-        mcd_mncp_stick_start(&ctx, o->tol, ws->mat2, mcd_ws_vec(ws, 0), x);
     } else {
         memset(x, 0, (size_t)n * sizeof *x);
     }
