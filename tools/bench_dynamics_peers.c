@@ -47,7 +47,8 @@ void bench_peers_header(void)
     printf("\npeers: the same quantity by mcdyn and by a peer at the same random state; the\n"
            "values agree to %.0e (max relative difference shown) before either is timed.\n"
            "mcdyn and Bullet: forward dynamics from (q, qd, tau), kinematics included; MuJoCo:\n"
-           "see `mcdyn bench dynamics --help`. ratio = mcdyn / peer (median times).\n\n",
+           "see `mcdyn bench dynamics --help`. The two are timed in interleaved samples (one\n"
+           "of each, alternated); ratio = median of the per-pair ratios mcdyn / peer.\n\n",
            BENCH_PEER_TOLERANCE);
     printf("%-32s %5s %-8s %27s %-7s %27s %7s %8s\n", "model", "nv", "quantity", "mcdyn_us", "peer",
            "peer_us", "ratio", "rel.diff");
@@ -129,14 +130,13 @@ static int time_pair(const char *label, peer_state *s, const peer_pair *p, int s
                BENCH_PEER_TOLERANCE);
         return 1;
     }
-    bench_spread ours, peer;
-    if (bench_time_us(p->ours, s, samples, &ours) || bench_time_us(p->peer, s, samples, &peer)) {
+    bench_spread ours, peer, ratio;
+    if (bench_time_pair_us(p->ours, s, p->peer, s, samples, &ours, &peer, &ratio)) {
         printf(" a timed call failed\n");
         return 1;
     }
     printf(" %9.3f [%7.3f, %7.3f] %-7s %9.3f [%7.3f, %7.3f] %7.3f %8.1e\n", ours.median, ours.min,
-           ours.max, p->peer_name, peer.median, peer.min, peer.max, ours.median / peer.median,
-           diff);
+           ours.max, p->peer_name, peer.median, peer.min, peer.max, ratio.median, diff);
     fflush(stdout);
     return 0;
 }
