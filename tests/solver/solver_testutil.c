@@ -1,7 +1,9 @@
 /* Shared helpers of the solver tests (solver_testutil.h). */
 #include "solver_testutil.h"
 
+#include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 double tu_uniform(tu_rng *r, double a, double b)
@@ -120,4 +122,18 @@ double tu_max_diff(int n, const double *a, const double *b)
     double m = 0.0;
     for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
     return m;
+}
+
+mcd_problem_file tu_read_fc3d_data(const char *file)
+{
+    char path[4096];
+    const char *src = getenv("MCDYN_SOURCE");
+    ck_assert_msg(src != NULL, "MCDYN_SOURCE is not set");
+    snprintf(path, sizeof path, "%s/tests/solver/data/%s", src, file);
+    mcd_problem_file pf = {0};
+    mcd_error err = {0};
+    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_AUTO, &pf, &err) == MCD_OK, "%s: %s",
+                  file, err.msg);
+    ck_assert_int_eq(pf.kind, MCD_PROBLEM_FC3D);
+    return pf;
 }

@@ -3,6 +3,7 @@
 #ifndef MCDYN_TESTS_SOLVER_TESTUTIL_H
 #define MCDYN_TESTS_SOLVER_TESTUTIL_H
 
+#include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 
 #include <stdint.h>
@@ -37,5 +38,10 @@ double tu_coulomb_violation(const mcd_fc3d *p, const double *r, double slide_tol
 
 /* max_i |a_i - b_i| */
 double tu_max_diff(int n, const double *a, const double *b);
+
+/* The frictional-contact problem of tests/solver/data/FILE (Siconos
+ * format, under $MCDYN_SOURCE); fails the test if it does not read or is
+ * not an FC3D problem. Free it with mcd_problem_file_free. */
+mcd_problem_file tu_read_fc3d_data(const char *file);
 
 #endif

@@ -19,6 +19,7 @@
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 #include "common/check_main.h"
+#include "solver_testutil.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -28,22 +29,9 @@
 
 static const char *const files[] = {"a1bench175_plm_947.dat", "a1study158_plm_841.dat"};
 
-static mcd_problem_file read_step(const char *file)
-{
-    char path[4096];
-    const char *src = getenv("MCDYN_SOURCE");
-    ck_assert_msg(src != NULL, "MCDYN_SOURCE is not set");
-    snprintf(path, sizeof path, "%s/tests/solver/data/%s", src, file);
-    mcd_problem_file pf = {0};
-    mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_FC3D, &pf, &err) == MCD_OK, "%s: %s",
-                  file, err.msg);
-    return pf;
-}
-
 START_TEST(default_chain_solves_the_stopping_step)
 {
-    mcd_problem_file pf = read_step(files[_i]);
+    mcd_problem_file pf = tu_read_fc3d_data(files[_i]);
     const mcd_fc3d *p = &pf.fc3d;
     int n = mcd_fc3d_size(p);
     mcd_solver_ws *ws;

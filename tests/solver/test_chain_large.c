@@ -22,26 +22,12 @@ static double max_abs(int n, const double *x)
     return m;
 }
 
-static mcd_problem_file read_data(const char *file)
-{
-    char path[4096];
-    const char *src = getenv("MCDYN_SOURCE");
-    ck_assert_msg(src != NULL, "MCDYN_SOURCE is not set");
-    snprintf(path, sizeof path, "%s/tests/solver/data/%s", src, file);
-    mcd_problem_file pf = {0};
-    mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_AUTO, &pf, &err) == MCD_OK, "%s: %s",
-                  file, err.msg);
-    ck_assert_int_eq(pf.kind, MCD_PROBLEM_FC3D);
-    return pf;
-}
-
 /* Solves the file's problem with mncp-plm's defaults and its chain, from
  * zero; checks what every return promises (u = W r + q to rounding,
  * stats.error the error of r, recomputed here) and returns the stats. */
 static mcd_status solve_file(const char *file, mcd_solver_stats *st)
 {
-    mcd_problem_file pf = read_data(file);
+    mcd_problem_file pf = tu_read_fc3d_data(file);
     const mcd_fc3d *p = &pf.fc3d;
     int n = mcd_fc3d_size(p);
     mcd_solver_ws *ws = NULL;

@@ -201,14 +201,7 @@ END_TEST
  * so this case fails without the windowed rule. */
 START_TEST(converges_on_a_poured_pile_step)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/solver/data/sphere_pile_poured_104.dat",
-             getenv("MCDYN_SOURCE"));
-    mcd_problem_file pf = {0};
-    mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_AUTO, &pf, &err) == MCD_OK, "%s",
-                  err.msg);
-    ck_assert_int_eq(pf.kind, MCD_PROBLEM_FC3D);
+    mcd_problem_file pf = tu_read_fc3d_data("sphere_pile_poured_104.dat");
     int n = mcd_fc3d_size(&pf.fc3d);
     double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
     mcd_solver_opts o = fixpoint_opts();
