@@ -327,6 +327,14 @@ static int z0_row(int m, const mcd_lemke_ws *w)
     return r;
 }
 
+/* The band within which a basic value counts as zero, from noise()'s scale
+ * and error estimate: delta = LEMKE_ZERO_TOL scale + LEMKE_NOISE_FACTOR
+ * error (see the top of the file). */
+static double zero_band(double scale, double error)
+{
+    return LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
+}
+
 /* The leaving row for the entering variable (its column in w->col). *fresh
  * says that B^{-1} and x_B come from an LU with no pivot since; the basis
  * is refactorized (and *fresh set) when the estimated error of x_B is
@@ -344,7 +352,7 @@ static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int enteri
         double scale, error;
         noise(m, A, w, &scale, &error);
         int stale = !*fresh && error > LEMKE_REFACTOR_TOL * scale;
-        double delta = LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
+        double delta = zero_band(scale, error);
         int r = stale ? -1 : ratio_test(m, w, delta, delta + shift_limit * scale);
         if (r >= 0) return r;
         if (*fresh) return w->xB[z0_row(m, w)] <= delta + LEMKE_SHIFT_TOL * scale ? -2 : -1;
@@ -361,7 +369,7 @@ static int shifted_beyond_limit(int m, const double *A, const double *b, const m
     double scale, error, shift = 0.0;
     noise(m, A, w, &scale, &error);
     for (int i = 0; i < m; i++) shift = fmax(shift, fabs(w->xB[m + i] - b[i]));
-    return shift > LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error + LEMKE_SHIFT_TOL * scale;
+    return shift > zero_band(scale, error) + LEMKE_SHIFT_TOL * scale;
 }
 
 /* One Lemke path from the start (mcd_lemke; shift_limit as leaving_row). */
