@@ -41,11 +41,6 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
  * the other scenes that reaches the chain has at most 78 (docs/solvers.md,
  * "The sphere pile"). */
 #define CHAIN_LARGE_N 150
-/* outer iterations of the chain's fixed-point run with theta = 1 fixed:
- * on the poured pile's steps it converges linearly and slowly (step 164:
- * 121 outer iterations, step 172: 196), beyond mncp-fixpoint's default
- * of 100 */
-#define CHAIN_PLAIN_FIXPOINT_ITER 300
 /* The workspace vector in which a stage keeps the chain's best point: one
  * that neither mncp-nsn nor mncp-fixpoint (vectors 8-13) uses. */
 #define CHAIN_KEEP_SLOT 14
@@ -448,31 +443,31 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
-/* One run of mncp-fixpoint from r (warm) or from zero, in r and u, with
- * the adaptive theta or theta = 1 fixed; the better of its result and the
- * point kept in keep (error best) is left in r, u and returned as its
- * error. */
+/* One start of mncp-fixpoint in mncp-plm's chain: from the best point so
+ * far (warm) or from zero, with the adaptive theta or theta = 1 fixed, and
+ * max_iter outer iterations (0: mncp-fixpoint's default). */
+typedef struct {
+    int warm, adaptive, max_iter;
+} fixpoint_start;
+
+/* One run of mncp-fixpoint from start, in r and u; the better of its
+ * result and the point kept in keep (error best) is left in r, u and
+ * returned as its error. */
 static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
-                           int warm, int adaptive, const double *keep, double best, double *r,
+                           const fixpoint_start *start, const double *keep, double best, double *r,
                            double *u, mcd_solver_stats *stats)
 {
     mcd_solver_opts fo = mcd_solver_default_opts(MCD_SOLVER_MNCP_FIXPOINT);
     fo.tol = o->tol;
-    fo.warm_start = warm;
-    if (!adaptive) fo.max_iter = CHAIN_PLAIN_FIXPOINT_ITER;
+    fo.warm_start = start->warm;
+    if (start->max_iter > 0) fo.max_iter = start->max_iter;
     mcd_solver_stats fs = {0};
     mcd_error ignored = {0}; /* a failed stage is not an error of the chain */
-    mcd_solve_fc3d_fixed_point(ws, p, &fo, adaptive, r, u, &fs, &ignored);
+    mcd_solve_fc3d_fixed_point(ws, p, &fo, start->adaptive, r, u, &fs, &ignored);
     stats->stages++;
     stats->iterations += fs.iterations;
     return keep_better(p, keep, best, r, u);
 }
-
-/* One start of mncp-fixpoint in mncp-plm's chain: from the best point so
- * far (warm) or from zero, with the adaptive theta or theta = 1 fixed. */
-typedef struct {
-    int warm, adaptive;
-} fixpoint_start;
 
 /* The starts of the fixed-point stage. Small problems, after the warm NSN
  * stage and its polish: from the best point, from zero, from the best
@@ -485,9 +480,11 @@ typedef struct {
  * right after the first polish: from zero with theta = 1 fixed, then from
  * the best point, adaptive; on the sphere piles' groups every halving of
  * theta slows the iteration, and the plain one converges where the
- * adaptive one stalls (docs/solvers.md, "The sphere pile"). */
-static const fixpoint_start small_starts[] = {{1, 1}, {0, 1}, {1, 1}};
-static const fixpoint_start large_starts[] = {{0, 0}, {1, 1}};
+ * adaptive one stalls (docs/solvers.md, "The sphere pile"), linearly and
+ * slowly: 300 outer iterations, beyond mncp-fixpoint's default of 100
+ * (step 164: 121, step 172: 196). */
+static const fixpoint_start small_starts[] = {{1, 1, 0}, {0, 1, 0}, {1, 1, 0}};
+static const fixpoint_start large_starts[] = {{0, 0, 300}, {1, 1, 0}};
 #define SMALL_STARTS ((int)(sizeof small_starts / sizeof *small_starts))
 #define LARGE_STARTS ((int)(sizeof large_starts / sizeof *large_starts))
 
@@ -502,8 +499,7 @@ static mcd_status fixpoint_stage(const mcd_solver_ws *ws, const mcd_fc3d *p,
     double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT);
     for (int k = 0; k < nstarts && stats->error > o->tol; k++) {
         memcpy(keep, r, (size_t)n * sizeof *r);
-        stats->error = fixpoint_run(ws, p, o, starts[k].warm, starts[k].adaptive, keep,
-                                    stats->error, r, u, stats);
+        stats->error = fixpoint_run(ws, p, o, &starts[k], keep, stats->error, r, u, stats);
     }
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
