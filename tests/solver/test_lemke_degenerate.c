@@ -499,6 +499,23 @@ START_TEST(every_pivot_keeps_an_almost_complementary_feasible_basis)
 }
 END_TEST
 
+/* The captured MLCP tests/solver_data/data/FILE (n rows) solved by Lemke
+ * alone (solve_ok); every_pivot: also every pivot's basis checked
+ * (check_every_pivot). */
+static void solve_captured(const char *file, int n, const char *what, int every_pivot)
+{
+    mcd_problem_file f;
+    read_data(file, &f);
+    const mcd_mlcp *p = &f.mlcp;
+    ck_assert_int_eq(p->n, n);
+    double *z = malloc((size_t)n * sizeof *z);
+    mcd_solver_stats st;
+    solve_ok(p, z, &st, what);
+    if (every_pivot) check_every_pivot(p->n, p->M, p->q, what);
+    free(z);
+    mcd_problem_file_free(&f);
+}
+
 /* models/solo12_drop_upright.yaml at t = 0.672 s (captured by mcdyn bench
  * scenes, session 7): the robot at rest on 16 contacts, W of rank 18 in
  * 80 rows. At pivot 15 the entering normal impulse's column had 1.2e-7 at
@@ -511,14 +528,7 @@ END_TEST
  * pivots to 1e-15. */
 START_TEST(captured_solo12_rest_is_solved)
 {
-    mcd_problem_file f;
-    read_data("captured/solo12up_lemke_672.dat", &f);
-    const mcd_mlcp *p = &f.mlcp;
-    ck_assert_int_eq(p->n, 96);
-    double z[96];
-    mcd_solver_stats st;
-    solve_ok(p, z, &st, "solo12 at rest");
-    mcd_problem_file_free(&f);
+    solve_captured("captured/solo12up_lemke_672.dat", 96, "solo12 at rest", 0);
 }
 END_TEST
 
@@ -532,15 +542,7 @@ END_TEST
  * before, the ray was reported and the step failed. */
 START_TEST(captured_solo12_ray_within_the_shifts_is_a_solution)
 {
-    mcd_problem_file f;
-    read_data("captured/solo12up_lemke_703.dat", &f);
-    const mcd_mlcp *p = &f.mlcp;
-    ck_assert_int_eq(p->n, 96);
-    double z[96];
-    mcd_solver_stats st;
-    solve_ok(p, z, &st, "solo12 at 0.703 s");
-    check_every_pivot(p->n, p->M, p->q, "solo12 at 0.703 s");
-    mcd_problem_file_free(&f);
+    solve_captured("captured/solo12up_lemke_703.dat", 96, "solo12 at 0.703 s", 1);
 }
 END_TEST
 
@@ -553,15 +555,7 @@ END_TEST
  * zero (the first pass) it is solved in 19 pivots. */
 START_TEST(captured_box_block_group_is_solved)
 {
-    mcd_problem_file f;
-    read_data("captured/block_lemke_51.dat", &f);
-    const mcd_mlcp *p = &f.mlcp;
-    ck_assert_int_eq(p->n, 84);
-    double z[84];
-    mcd_solver_stats st;
-    solve_ok(p, z, &st, "box block group");
-    check_every_pivot(p->n, p->M, p->q, "box block group");
-    mcd_problem_file_free(&f);
+    solve_captured("captured/block_lemke_51.dat", 84, "box block group", 1);
 }
 END_TEST
 
