@@ -204,9 +204,40 @@ static int coulomb_solutions(mcd_solver_ws *ws, tu_rng *rng, const mcd_fc3d *p, 
     return found;
 }
 
-/* Single contact (the paper's claim, Sec. 3.2 / 4.1): every Coulomb solution
- * is feasible for Eq. (3), so the maximum-dissipation energy is <= its
- * energy. */
+/* x = A^-1 b for a 3 x 3 matrix (row-major) by Cramer's rule: the test's own
+ * solve, independent of the library. */
+static void solve3(const double *A, const double *b, double *x)
+{
+    double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+                 A[2] * (A[3] * A[7] - A[4] * A[6]);
+    for (int c = 0; c < 3; c++) {
+        double M[9];
+        memcpy(M, A, sizeof M);
+        for (int i = 0; i < 3; i++) M[3 * i + c] = b[i];
+        x[c] = (M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) +
+                M[2] * (M[3] * M[7] - M[4] * M[6])) /
+               det;
+    }
+}
+
+/* The sticking impulse r = -W^-1 q of one contact, written to rc when it is
+ * a Coulomb solution (u = 0, r in the cone); returns 1 then. */
+static int sticking_solution(const mcd_fc3d *p, double *rc)
+{
+    double mq[3] = {-p->q[0], -p->q[1], -p->q[2]};
+    solve3(p->W, mq, rc);
+    return rc[0] > 0 && hypot(rc[1], rc[2]) <= p->mu[0] * rc[0] &&
+           tu_coulomb_violation(p, rc, 1e-7) <= 1e-8;
+}
+
+/* Single contact (the paper's claim, Sec. 3.2 / 4.1) for an approaching or
+ * touching contact (q_n <= 0): every Coulomb solution is feasible for Eq.
+ * (3) (a non-zero one has u_n = 0 and lies in the cone; the zero one needs
+ * u_n = q_n >= 0, i.e. q_n = 0, where x = 0 is feasible too), so the
+ * maximum-dissipation energy is <= its energy. The Coulomb solutions: those
+ * mncp-plm finds from four starts, and the sticking one when it exists.
+ * For a separating contact (q_n > 0) the claim is false: see
+ * single_contact_self_locking. */
 START_TEST(single_contact_dissipates_more_than_coulomb)
 {
     tu_rng rng = {31};
@@ -218,12 +249,13 @@ START_TEST(single_contact_dissipates_more_than_coulomb)
         ck_assert_int_eq(mcd_fc3d_alloc(&p, 1, 0, NULL), MCD_OK);
         tu_spd_matrix(&rng, 3, tu_uniform(&rng, 0.05, 1.0), p.W);
         for (int i = 0; i < 3; i++) p.q[i] = tu_uniform(&rng, -1, 1);
-        p.q[0] = tu_uniform(&rng, -1, 0.1);
+        p.q[0] = tu_uniform(&rng, -1, 0.0);
         p.mu[0] = tu_uniform(&rng, 0.0, 3.0);
-        double x[3], rc[4][3 * NMAX];
+        double x[3], rc[5][3 * NMAX];
         ck_assert_int_eq(mcd_maxdiss_single(p.W, p.q, p.mu[0], x, NULL), MCD_OK);
         double em = energy(&p, x);
         int nf = coulomb_solutions(ws, &rng, &p, 4, rc);
+        nf += sticking_solution(&p, rc[nf]);
         for (int s = 0; s < nf; s++) {
             double ec = energy(&p, rc[s]);
             ck_assert_msg(em <= ec + 1e-10 * (1 + fabs(ec)), "problem %d: maxdiss %.12g > %.12g", t,
@@ -236,6 +268,40 @@ START_TEST(single_contact_dissipates_more_than_coulomb)
     mcd_solver_ws_free(ws);
     ck_assert(ncoul > 1000);
     ck_assert(nstrict > 50); /* the two laws differ on sliding contacts */
+}
+END_TEST
+
+/* Single contact, separating (q_n > 0): the maximum-dissipation law
+ * separates (x = 0, energy 0), but when the sticking impulse r = -W^-1 q
+ * lies in the cone it is a Coulomb solution too (u = 0: a self-locking
+ * contact, as in Painleve's rod) with energy -1/2 r^T W r < 0. So "maximum
+ * dissipation <= every Coulomb solution" needs q_n <= 0. The problems are
+ * built from the solution: r in the cone's interior, W with a strong
+ * normal-tangential coupling, q = -W r, kept when q_n > 0. */
+START_TEST(single_contact_self_locking)
+{
+    tu_rng rng = {47};
+    int nlocked = 0;
+    for (int t = 0; t < 200; t++) {
+        mcd_fc3d p;
+        ck_assert_int_eq(mcd_fc3d_alloc(&p, 1, 0, NULL), MCD_OK);
+        tu_spd_matrix(&rng, 3, 0.05, p.W);
+        p.W[1] = p.W[3] = -0.9 * sqrt(p.W[0] * p.W[4]); /* W stays SPD: |rho| < 1 */
+        p.W[2] = p.W[6] = p.W[5] = p.W[7] = 0.0;
+        p.mu[0] = tu_uniform(&rng, 1.0, 3.0);
+        double r[3] = {1.0, 0.9 * p.mu[0], 0.0}, rs[3 * NMAX], x[3];
+        for (int i = 0; i < 3; i++)
+            p.q[i] = -(p.W[3 * i] * r[0] + p.W[3 * i + 1] * r[1] + p.W[3 * i + 2] * r[2]);
+        if (p.q[0] > 0 && sticking_solution(&p, rs)) {
+            ck_assert_int_eq(mcd_maxdiss_single(p.W, p.q, p.mu[0], x, NULL), MCD_OK);
+            ck_assert(x[0] == 0.0 && x[1] == 0.0 && x[2] == 0.0); /* separation */
+            ck_assert_msg(energy(&p, rs) < -1e-9 * (1.0 + p.W[0]), "problem %d: energy %g", t,
+                          energy(&p, rs));
+            nlocked++;
+        }
+        mcd_fc3d_free(&p);
+    }
+    ck_assert_msg(nlocked > 50, "only %d self-locking problems", nlocked);
 }
 END_TEST
 
@@ -522,6 +588,7 @@ static Suite *maxdiss_bgs_suite(void)
     tcase_add_test(tc, one_contact_equals_single);
     tcase_add_test(tc, random_fixed_points_dissipate);
     tcase_add_test(tc, single_contact_dissipates_more_than_coulomb);
+    tcase_add_test(tc, single_contact_self_locking);
     tcase_add_test(tc, multi_contact_versus_coulomb);
     tcase_add_test(tc, box_on_four_corners);
     tcase_add_test(tc, singular_and_zero_blocks);
