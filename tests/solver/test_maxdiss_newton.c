@@ -196,11 +196,15 @@ END_TEST
  * floor (a1_drop_upside_down step 702, humanoid_flat step 1194; 16 and 12
  * contacts, W of rank 18 and less, normal-row targets a little outside its
  * range): Newton from the sweeps' stalled iterate ends at R = 1.1e-9 and
- * 1.0e-9, above the step methods' tol 1e-9, and so does Newton from r = 0
- * (docs/solvers.md, "The Coulomb start"). From a Coulomb solution
- * (mncp-plm in the workspace lent by coulomb_ws) the failure path reaches
- * R <= 1e-9; without the workspace, or with one too small for the
- * problem, the solve is reported not converged. */
+ * 1.0e-9 with OpenBLAS's Haswell and Zen kernels (docs/solvers.md, "The
+ * Coulomb start"). From a Coulomb solution (mncp-plm in the workspace lent
+ * by coulomb_ws) the failure path reaches R = 9.6e-12..3.9e-11 and 5.4e-11
+ * (Haswell, Zen, SkylakeX kernels). So at tol 1e-10 (a decade below the
+ * stall, twice the Coulomb start's worst): the a1 step fails without the
+ * workspace, or with one too small for the problem, and is solved with it.
+ * The humanoid's bare outcome depends on the BLAS kernel's rounding (with
+ * SkylakeX Newton reaches 1.1e-12): only its Coulomb-start solve is
+ * asserted. */
 START_TEST(coulomb_start_solves_lying_robot_steps)
 {
     const char *files[] = {"a1down_md_702.dat", "hum_md_1194.dat"};
@@ -213,15 +217,18 @@ START_TEST(coulomb_start_solves_lying_robot_steps)
         ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
         ck_assert_int_eq(mcd_solver_ws_create(n - 1, &small, NULL), MCD_OK);
         mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
-        o.tol = 1e-9;
+        o.tol = 1e-10;
         mcd_maxdiss_stats st;
         mcd_error err;
-        ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
-        ck_assert(st.residual > o.tol && st.newton_iterations > 0 && st.coulomb_iterations == 0);
-        o.coulomb_ws = small;
-        memset(r, 0, (size_t)n * sizeof *r);
-        ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
-        ck_assert_int_eq(st.coulomb_iterations, 0);
+        if (f == 0) {
+            ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
+            ck_assert(st.residual > o.tol && st.newton_iterations > 0 &&
+                      st.coulomb_iterations == 0);
+            o.coulomb_ws = small;
+            memset(r, 0, (size_t)n * sizeof *r);
+            ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
+            ck_assert_int_eq(st.coulomb_iterations, 0);
+        }
         o.coulomb_ws = ws;
         memset(r, 0, (size_t)n * sizeof *r);
         ck_assert_msg(mcd_maxdiss_solve(p, &o, r, work, &st, &err) == MCD_OK, "%s: %s", files[f],

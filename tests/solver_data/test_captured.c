@@ -56,8 +56,11 @@ static const struct {
     /* models/a1_drop_upright.yaml at the step where mncp-plm stalled at
      * 1.09e-10: the trunk's four corners stick with inconsistent targets,
      * and two corners of equal slip must start sliding in the right order
-     * (the polish's near-tie choice, fc3d_polish.h) */
-    {"a1up_tie_460.dat", "mncp-plm mncp-nsn"},
+     * (the polish's near-tie choice, fc3d_polish.h). mncp-nsn alone is at
+     * its 400-iteration cap here, and the outcome depends on the BLAS
+     * kernel's rounding (OpenBLAS Haswell/Zen: 394 iterations, 2.2e-11;
+     * SkylakeX/Cooperlake: 400, 1.3e-10), so it is not expected */
+    {"a1up_tie_460.dat", "mncp-plm"},
     /* models/solo12_drop_upright.yaml, the robot on its trunk with its
      * legs splaying under their damping, the feet and shins sliding at
      * 1e-10 to 1e-7 m/s on their cones' borders, captured with the
@@ -85,9 +88,11 @@ static const struct {
      * rows) and humanoid_flat step 1194, where the sweeps and the Newton
      * stage from their iterate stall at 1.1e-9 and 1.0e-9; maximum
      * dissipation converges there from a Coulomb start (coulomb_ws, not
-     * lent here: test_maxdiss_newton.c) */
+     * lent here: test_maxdiss_newton.c). mncp-nsn alone on the humanoid's
+     * step depends on the BLAS kernel's rounding (OpenBLAS Haswell/Zen: 206
+     * iterations, 1.0e-13; SkylakeX/Cooperlake: 400, 4.0e-9): not expected */
     {"a1down_md_702.dat", "mncp-plm mncp-nsn"},
-    {"hum_md_1194.dat", "mncp-plm mncp-nsn"},
+    {"hum_md_1194.dat", "mncp-plm"},
     /* models/solo12_drop_upright.yaml with mlcp-lemke (mcdyn bench scenes,
      * session 7): step 672, where Lemke ends on a ray after 16 pivots with
      * error 4.1e-9 although the PFB methods solve the same MLCP to 1e-13 -
