@@ -115,9 +115,12 @@ def first_failure(build):
     return ""
 
 
-RELEASE = ["-Dbuildtype=release"]
+# tools/run-tests.sh's options: warnings are errors, as in the project's own
+# builds, so a mutant the compiler refuses "does not build" (an error of the
+# list, not a survivor the tests must catch)
+RELEASE = ["--werror", "-Dbuildtype=release"]
 # tools/run-tests.sh --sanitize's options and environment
-SANITIZE = ["-Dbuildtype=debug", "-Db_sanitize=address,undefined", "-Db_lundef=false",
+SANITIZE = ["--werror", "-Dbuildtype=debug", "-Db_sanitize=address,undefined", "-Db_lundef=false",
             "-Dc_args=-fno-sanitize-recover=all", "-Dcpp_args=-fno-sanitize-recover=all"]
 
 
