@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "common/random_model.h"
+#include "common/shared_robots.h"
 #include "dynamics/dynamics_internal.h"
 #include "mcdyn/mcdyn.h"
 #include "common/check_main.h"
@@ -86,26 +87,11 @@ static void free_joint_D(const mcd_model *m, const mcd_data *d, double *D)
     }
 }
 
-static mcd_model *load_shared(const char *file)
-{
-    char path[4096];
-    const char *root = getenv("MCDYN_SHARED");
-    ck_assert_msg(root != NULL, "MCDYN_SHARED is not set");
-    snprintf(path, sizeof path, "%s/models/%s", root, file);
-    mcd_urdf_options opt = mcd_urdf_default_options();
-    opt.floating_base = 1;
-    opt.ignore_mimic = 1;
-    mcd_model *m = NULL;
-    mcd_error err;
-    ck_assert_msg(mcd_urdf_load_file(path, &opt, &m, &err) == MCD_OK, "%s: %s", file, err.msg);
-    return m;
-}
-
 static const char *const robots[] = {"example-robot-data/a1.urdf", "bullet3/humanoid.urdf"};
 
 START_TEST(free_joint_inverse_matches_gauss_jordan)
 {
-    mcd_model *m = load_shared(robots[_i]);
+    mcd_model *m = test_load_shared_model(robots[_i], 1, 0);
     ck_assert_int_eq(m->body[0].jtype, MCD_JOINT_FREE);
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
@@ -152,7 +138,7 @@ static void compliance_of_last_bodies(const mcd_model *m, mcd_data *d, int K, mc
  * a zero may differ). */
 START_TEST(floating_base_shortcut_is_the_general_path_bit_for_bit)
 {
-    mcd_model *m = load_shared(robots[_i]);
+    mcd_model *m = test_load_shared_model(robots[_i], 1, 0);
     mcd_data *d = NULL;
     ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
     ck_assert_int_eq(mcd_osc_reserve(d, 8), MCD_OK);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/random_model.h"
+#include "common/shared_robots.h"
 #include "dynamics/dynamics_internal.h"
 #include "mcdyn/mcdyn.h"
 #include "common/check_main.h"
@@ -94,26 +95,11 @@ START_TEST(chain_agrees)
 }
 END_TEST
 
-static mcd_model *load_shared(const char *file)
-{
-    char path[4096];
-    const char *root = getenv("MCDYN_SHARED");
-    ck_assert_msg(root != NULL, "MCDYN_SHARED is not set");
-    snprintf(path, sizeof path, "%s/models/%s", root, file);
-    mcd_urdf_options opt = mcd_urdf_default_options();
-    opt.floating_base = 1;
-    opt.ignore_mimic = 1;
-    mcd_model *m = NULL;
-    mcd_error err;
-    ck_assert_msg(mcd_urdf_load_file(path, &opt, &m, &err) == MCD_OK, "%s: %s", file, err.msg);
-    return m;
-}
-
 static const char *const robots[] = {"example-robot-data/a1.urdf", "bullet3/humanoid.urdf"};
 
 START_TEST(robots_agree)
 {
-    mcd_model *m = load_shared(robots[_i]);
+    mcd_model *m = test_load_shared_model(robots[_i], 1, 0);
     compare_builds(m, robots[_i]);
     mcd_model_free(m);
 }
