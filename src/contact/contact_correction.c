@@ -42,12 +42,21 @@ static double penetration_band(const mcd_contact_ws *w, int g, double tol)
     return w->dt * tol * sqrt(sum);
 }
 
-/* Some contact of group g penetrates deeper than band. */
-static int group_penetrates(const mcd_contact_ws *w, int g, const mcd_contact_point *c, double band)
+/* The smallest gap of group g's contacts (+inf without contacts). */
+static double deepest_gap(const mcd_contact_ws *w, int g, const mcd_contact_point *c)
 {
+    double least = INFINITY;
     for (int j = 0; j < mcd_contact_group_ncontacts(w, g); j++)
-        if (c[group_contact(w, g, j)].gap < -band) return 1;
-    return 0;
+        least = fmin(least, c[group_contact(w, g, j)].gap);
+    return least;
+}
+
+/* Some contact of group g penetrates deeper than the band of tol (the
+ * band formed only for a group that penetrates at all). */
+static int group_penetrates(const mcd_contact_ws *w, int g, const mcd_contact_point *c, double tol)
+{
+    const double gap = deepest_gap(w, g, c);
+    return gap < 0 && gap < -penetration_band(w, g, tol);
 }
 
 mcd_status mcd_contact_correction_begin_within(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
@@ -59,7 +68,7 @@ mcd_status mcd_contact_correction_begin_within(const mcd_model *m, mcd_data *d, 
     memset(w->corr, 0, (size_t)w->nrows * sizeof *w->corr);
     *needed = 0;
     for (int g = 0; g < w->ng; g++) {
-        w->g_corrects[g] = group_penetrates(w, g, c, penetration_band(w, g, tol));
+        w->g_corrects[g] = group_penetrates(w, g, c, tol);
         *needed |= w->g_corrects[g];
     }
     return *needed ? mcd_contact_row_velocities(m, d, w, qd_plus, w->nu_plus) : MCD_OK;
