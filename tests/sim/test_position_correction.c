@@ -14,14 +14,13 @@
  * no correction at all (gain 0): the position step does not touch qd. */
 #include <check.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/check_main.h"
 #include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/runner.h"
+#include "scenario/scenario_fixture.h"
 
 #define DEPTH 1e-4 /* [m]: gain d / dt = 0.02 m/s, below the 1 m/s cap */
 #define GAIN  0.2
@@ -192,26 +191,22 @@ END_TEST
  * bench's grid, docs/performance.md, session 9); with it 11 do, where the
  * wandering tilt crosses the band. The bound, 100 steps, lies 6.5x
  * below the one and 9x above the other (the counts follow rounding; the
- * margins keep the check about the band, not one trajectory). And the band lets no corner sink: a
- * penetrating corner's target is 0, so a step deepens it by at most the band, and a depth beyond it
- * loses the fraction gain: d <= (1 - gain) d + band, at most band / gain = 5 band. */
+ * margins keep the check about the band, not one trajectory). And the
+ * band lets no corner sink: a penetrating corner's target is 0, so a
+ * step deepens it by at most the band, and a depth beyond it loses the
+ * fraction gain: d <= (1 - gain) d + band, at most band / gain = 5 band. */
 static const char far_box[] = "name: far_box\n"
                               "robots:\n"
-                              "  - {urdf: scene_box.urdf, prefix: b_, base: floating, "
-                              "position: [0.9, 0.9, 0.05]}\n"
+                              "  - {urdf: ../../../models/scene_box.urdf, prefix: b_, "
+                              "base: floating, position: [0.9, 0.9, 0.05]}\n"
                               "environment:\n"
                               "  - {name: ground, type: plane}\n"
                               "duration: 1.0\n";
 
 START_TEST(rounding_does_not_run_the_position_step)
 {
-    char dir[1024];
-    const char *src = getenv("MCDYN_SOURCE");
-    snprintf(dir, sizeof dir, "%s/models", src ? src : ".");
-    mcd_scenario *sc = NULL;
+    mcd_scenario *sc = load_string_ok(far_box);
     mcd_error err = {0};
-    ck_assert_msg(mcd_scenario_load_string(far_box, "far_box.yaml", dir, &sc, &err) == MCD_OK, "%s",
-                  err.msg);
     mcd_runner *r = NULL;
     ck_assert_msg(mcd_runner_create(sc, NULL, &r, &err) == MCD_OK, "%s", err.msg);
     mcd_sim *s = mcd_runner_sim(r);
