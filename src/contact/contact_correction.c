@@ -4,22 +4,14 @@
  * frictionless problem on the normal rows of the step's W (the groups' W_g
  * already formed) gives pseudo-impulses that move q, not qd, so that each
  * penetration loses the fraction gain of its depth, as Bullet's split
- * impulse, Box2D's NGS and Siconos' projection on constraints do. */
+ * impulse, Box2D's NGS and Siconos' projection on constraints do. The
+ * simulator corrects only the groups that penetrate deeper than their
+ * velocity step can resolve (the band, contact_correction.h). */
+#include "contact_correction.h"
 #include "contact_internal.h"
 
 #include <math.h>
 #include <string.h>
-
-mcd_status mcd_contact_correction_begin(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
-                                        const double *qd_plus, const mcd_contact_point *c,
-                                        int *needed)
-{
-    if (!m || !d || !w || !qd_plus || !needed || (w->nc > 0 && !c)) return MCD_ERR_ARG;
-    memset(w->corr, 0, (size_t)w->nrows * sizeof *w->corr);
-    *needed = 0;
-    for (int k = 0; k < w->nc && !*needed; k++) *needed = c[k].gap < 0;
-    return *needed ? mcd_contact_row_velocities(m, d, w, qd_plus, w->nu_plus) : MCD_OK;
-}
 
 /* Step index of the contact of group g's local row nb + 3 j. */
 static int group_contact(const mcd_contact_ws *w, int g, int j)
@@ -35,11 +27,58 @@ static int local_row(const mcd_contact_ws *w, int g, int i)
     return i < nb ? i : nb + 3 * (i - nb) + MCD_ROW_N;
 }
 
-static int group_penetrates(const mcd_contact_ws *w, int g, const mcd_contact_point *c)
+/* The depth group g's velocity step cannot resolve (docs/contact.md,
+ * "Split correction", the band): its solve is accepted when the error
+ * measure, relative to at least |q_g| (the group's free velocities with the
+ * targets folded in; docs/solvers.md, "Error measures"), is at most tol, so
+ * it may leave row velocities up to tol |q_g| and move a contact by
+ * dt tol |q_g| within the step. 0 when tol is 0. */
+static double penetration_band(const mcd_contact_ws *w, int g, double tol)
 {
+    if (!(tol > 0)) return 0.0;
+    double sum = 0.0;
+    for (int l = w->g_start[g]; l < w->g_start[g + 1]; l++)
+        sum += w->fc_q[w->order[l]] * w->fc_q[w->order[l]];
+    return w->dt * tol * sqrt(sum);
+}
+
+/* The smallest gap of group g's contacts (+inf without contacts). */
+static double deepest_gap(const mcd_contact_ws *w, int g, const mcd_contact_point *c)
+{
+    double least = INFINITY;
     for (int j = 0; j < mcd_contact_group_ncontacts(w, g); j++)
-        if (c[group_contact(w, g, j)].gap < 0) return 1;
-    return 0;
+        least = fmin(least, c[group_contact(w, g, j)].gap);
+    return least;
+}
+
+/* Some contact of group g penetrates deeper than the band of tol (the
+ * band formed only for a group that penetrates at all). */
+static int group_penetrates(const mcd_contact_ws *w, int g, const mcd_contact_point *c, double tol)
+{
+    const double gap = deepest_gap(w, g, c);
+    return gap < 0 && gap < -penetration_band(w, g, tol);
+}
+
+mcd_status mcd_contact_correction_begin_within(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                               const double *qd_plus, const mcd_contact_point *c,
+                                               double tol, int *needed)
+{
+    if (!m || !d || !w || !qd_plus || !needed || (w->nc > 0 && !c) || !(tol >= 0))
+        return MCD_ERR_ARG;
+    memset(w->corr, 0, (size_t)w->nrows * sizeof *w->corr);
+    *needed = 0;
+    for (int g = 0; g < w->ng; g++) {
+        w->g_corrects[g] = group_penetrates(w, g, c, tol);
+        *needed |= w->g_corrects[g];
+    }
+    return *needed ? mcd_contact_row_velocities(m, d, w, qd_plus, w->nu_plus) : MCD_OK;
+}
+
+mcd_status mcd_contact_correction_begin(const mcd_model *m, mcd_data *d, mcd_contact_ws *w,
+                                        const double *qd_plus, const mcd_contact_point *c,
+                                        int *needed)
+{
+    return mcd_contact_correction_begin_within(m, d, w, qd_plus, c, 0.0, needed);
 }
 
 /* c_k of contact.h: nu_n+ minus the separation speed the row needs. */
@@ -74,7 +113,7 @@ mcd_status mcd_contact_group_correction_mlcp(mcd_contact_ws *w, int g, const mcd
 {
     if (!w || !c || !o || !out || g < 0 || g >= w->ng) return MCD_ERR_ARG;
     const int nb = w->g_nb[g], nc = mcd_contact_group_ncontacts(w, g);
-    const int n = group_penetrates(w, g, c) ? nb + nc : 0, nr = nb + 3 * nc;
+    const int n = w->g_corrects[g] ? nb + nc : 0, nr = nb + 3 * nc;
     const size_t nn = (size_t)n;
     if (reserve(w, nn) != MCD_OK) return MCD_ERR_NOMEM;
     const double *Wg = w->Wg.p + w->g_W0[g];

@@ -59,6 +59,7 @@ struct mcd_contact_ws {
     int *g_nb;              /* per group: closure rows */
     int *g_c0;              /* per group: its first contact in group order */
     size_t *g_W0;           /* per group: offset of its W block in Wg */
+    int *g_corrects;        /* per group: the position step corrects it (contact_correction.c) */
     int *pt_local;          /* per point: index in the group being set up, -1 */
     mcd_osc_point *gpts;    /* the group's points */
     int *g_pa, *g_pb;       /* the group's rows: local point indices */

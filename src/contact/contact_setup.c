@@ -183,7 +183,10 @@ static void order_groups(mcd_contact_ws *w)
     for (int g = 0; g <= ng; g++) w->g_start[g] = 0;
     for (int i = 0; i < w->nrows; i++) w->g_start[w->row_group[i] + 1]++;
     for (int g = 0; g < ng; g++) w->g_start[g + 1] += w->g_start[g];
-    for (int g = 0; g < ng; g++) w->g_nb[g] = 0; /* cursor, then closure rows */
+    for (int g = 0; g < ng; g++) {
+        w->g_nb[g] = 0;       /* cursor, then closure rows */
+        w->g_corrects[g] = 0; /* until mcd_contact_correction_begin decides */
+    }
     for (int i = 0; i < w->nrows; i++) {
         const int g = w->row_group[i];
         w->order[w->g_start[g] + w->g_nb[g]++] = i;

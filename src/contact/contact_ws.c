@@ -40,7 +40,7 @@ void mcd_contact_ws_free(mcd_contact_ws *w)
     free(w->out_impulse), free(w->out_velocity), free(w->F_pts), free(w->dq);
     free(w->grp.root), free(w->grp.uf), free(w->grp.group_of), free(w->grp.touched);
     free(w->row_group), free(w->order), free(w->g_start), free(w->g_nb), free(w->g_c0),
-        free(w->g_W0);
+        free(w->g_W0), free(w->g_corrects);
     free(w->pt_local), free(w->gpts), free(w->g_pa), free(w->g_pb), free(w->g_coef),
         free(w->g_work);
     free(w->g_q), free(w->g_mu), free(w->g_theta);
@@ -87,6 +87,7 @@ static int allocate(mcd_contact_ws *w, const mcd_model *m)
     w->row_group = malloc(nr * sizeof *w->row_group), w->order = malloc(nr * sizeof *w->order);
     w->g_start = malloc((nr + 1) * sizeof *w->g_start), w->g_nb = malloc(nr * sizeof *w->g_nb);
     w->g_W0 = malloc(nr * sizeof *w->g_W0), w->g_c0 = malloc(nr * sizeof *w->g_c0);
+    w->g_corrects = calloc(nr, sizeof *w->g_corrects);
     w->pt_local = malloc(np * sizeof *w->pt_local);
     w->g_work = malloc(9 * nr * sizeof *w->g_work);
     w->g_pa = malloc(nr * sizeof *w->g_pa), w->g_pb = malloc(nr * sizeof *w->g_pb);
@@ -95,8 +96,8 @@ static int allocate(mcd_contact_ws *w, const mcd_model *m)
         !w->prior || !w->nu_plus || !w->corr || !w->qd_free || !w->dq || !w->frame || !w->mu ||
         !w->theta || !w->g_theta || !w->g_mu || !w->out_impulse || !w->out_velocity ||
         !w->grp.root || !w->grp.uf || !w->grp.group_of || !w->grp.touched || !w->row_group ||
-        !w->order || !w->g_start || !w->g_nb || !w->g_c0 || !w->g_W0 || !w->pt_local || !w->g_pa ||
-        !w->g_pb || !w->g_work)
+        !w->order || !w->g_start || !w->g_nb || !w->g_c0 || !w->g_W0 || !w->g_corrects ||
+        !w->pt_local || !w->g_pa || !w->g_pb || !w->g_work)
         return 0;
     mcd_contact_roots(m, w->grp.root);
     for (int k = 0; k < m->nbody; k++) w->grp.uf[k] = w->grp.group_of[k] = -1;

@@ -4,10 +4,12 @@
  * and normal rows (contact.h, mcd_contact_correction_*) solved by Lemke's
  * method with its fallback chain (mlcp-lemke: Lemke, then proximal
  * PFB-PLM) at the step's tolerance, and the displacement it gives kept for
- * advance (sim.c); groups where nothing penetrates cost nothing. And each
- * provided contact's resting gap s, the gap the correction and the
- * speculative targets then drive it to. */
+ * advance (sim.c); groups where nothing penetrates deeper than the
+ * velocity step's resolution (the band, contact_correction.h) cost
+ * nothing. And each provided contact's resting gap s, the gap the
+ * correction and the speculative targets then drive it to. */
 #include "sim_internal.h"
+#include "../contact/contact_correction.h"
 
 #include <string.h>
 
@@ -58,14 +60,23 @@ static mcd_status correct_group(mcd_sim *s, int g, mcd_step_stats *st)
     return MCD_OK;
 }
 
+/* The tolerance the step's velocity solve was accepted at (the method's
+ * default for 0), which sets the depth it cannot resolve: penetrations
+ * within dt tol |q_g| are left to it (contact_correction.h). */
+static double velocity_tolerance(const mcd_sim *s)
+{
+    const double tol = s->opt.solver_opts.tol;
+    return tol > 0 ? tol : mcd_step_method_default_opts(s->opt.solver).tol;
+}
+
 mcd_status mcd_sim_position_step(mcd_sim *s, mcd_step_stats *st)
 {
     const int nv = s->m->nv;
     if (s->corrected) memset(s->correction, 0, (size_t)nv * sizeof *s->correction);
     s->corrected = 0;
     int needed = 0;
-    mcd_status r =
-        mcd_contact_correction_begin(s->m, s->d, s->cws, s->qd_new, s->contacts, &needed);
+    mcd_status r = mcd_contact_correction_begin_within(s->m, s->d, s->cws, s->qd_new, s->contacts,
+                                                       velocity_tolerance(s), &needed);
     for (int g = 0; r == MCD_OK && needed && g < mcd_contact_group_count(s->cws); g++)
         r = correct_group(s, g, st);
     if (r == MCD_OK && needed)

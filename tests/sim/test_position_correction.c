@@ -19,6 +19,8 @@
 #include "common/check_main.h"
 #include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
+#include "mcdyn/runner.h"
+#include "scenario/scenario_fixture.h"
 
 #define DEPTH 1e-4 /* [m]: gain d / dt = 0.02 m/s, below the 1 m/s cap */
 #define GAIN  0.2
@@ -123,6 +125,112 @@ START_TEST(depth_decays_geometrically)
 }
 END_TEST
 
+/* The band (docs/contact.md, "Split correction"): a group is corrected
+ * only when it penetrates deeper than dt tol |q_g|, what its velocity
+ * solve, accepted at tol relative to |q_g|, may leave within the step.
+ * For the box at rest, sunk on its four corners, q_g is -g dt on each
+ * normal row (free fall for a step, target 0 on a penetrating corner, no
+ * restitution from rest) and 0 on the tangent rows: |q_g| = 2 g dt and the
+ * band is 2 g dt^2 tol (1.96e-15 m at the default tol 1e-10). A depth of
+ * half the band is left; twice the band is corrected (lifted by about
+ * gain d: only positive is asserted, the lift's right-hand side
+ * gain d / dt being of the solve's own accuracy there). tol: the step's
+ * solver tolerance, 0 for the method's default. */
+static void check_band(double tol)
+{
+    const double g = 9.81, dt = mcd_sim_default_options().dt;
+    const double band = 2 * g * dt * dt * (tol > 0 ? tol : 1e-10);
+    mcd_model *m = scene_box_model();
+    for (int outside = 0; outside < 2; outside++) {
+        mcd_sim *s = NULL;
+        mcd_sim_options o = mcd_sim_default_options();
+        o.contact.penetration_gain = GAIN;
+        o.solver_opts.tol = tol;
+        mcd_error err = {0};
+        ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
+        mcd_sim_set_contact_provider(s, scene_box_plane, NULL);
+        const double depth = outside ? 2 * band : 0.5 * band;
+        const double q0[7] = {0, 0, SCENE_BOX_HALF - depth, 1, 0, 0, 0}, qd0[6] = {0};
+        ck_assert_int_eq(mcd_sim_set_state(s, q0, qd0, 0), MCD_OK);
+        mcd_step_stats st;
+        ck_assert_msg(mcd_sim_step(s, &st) == MCD_OK, "%s", mcd_sim_error(s));
+        ck_assert_int_eq(st.ncontacts, 4);
+        const double lift = mcd_sim_position_correction(s)[2];
+        if (outside)
+            ck_assert_msg(lift > 0, "depth %g (band %g): lift %g", depth, band, lift);
+        else
+            for (int i = 0; i < m->nv; i++)
+                ck_assert_msg(mcd_sim_position_correction(s)[i] == 0.0,
+                              "depth %g (band %g): correction[%d] = %g", depth, band, i,
+                              mcd_sim_position_correction(s)[i]);
+        mcd_sim_free(s);
+    }
+    mcd_model_free(m);
+}
+
+START_TEST(leaves_what_the_velocity_step_cannot_resolve)
+{
+    check_band(0.0);
+}
+END_TEST
+
+/* The band follows the step's tolerance: 1e-6 makes it 1.96e-11 m. */
+START_TEST(band_follows_the_tolerance)
+{
+    check_band(1e-6);
+}
+END_TEST
+
+/* A 0.1 m cube (models/scene_box.urdf) resting flat on the plane 0.9 m
+ * from the origin in x and y, the scenario's defaults (split correction,
+ * mncp-plm at tol 1e-10, dt 1 ms; the closed-form box-plane contacts rest
+ * at gap 0): the world-origin spatial quantities round by ~eps |x| in the
+ * lever arms, which tilts it by ~1e-14 rad, its corners at gaps of a few
+ * 1e-16 m around 0. Such depths are within the band (1.96e-15 m here, as
+ * above): before it, 656 of the 1000 steps ran the position step (the
+ * bench's grid, docs/performance.md, session 9); with it 11 do, where the
+ * wandering tilt crosses the band. The bound, 100 steps, lies 6.5x
+ * below the one and 9x above the other (the counts follow rounding; the
+ * margins keep the check about the band, not one trajectory). And the
+ * band lets no corner sink: a penetrating corner's target is 0, so a
+ * step deepens it by at most the band, and a depth beyond it loses the
+ * fraction gain: d <= (1 - gain) d + band, at most band / gain = 5 band. */
+static const char far_box[] = "name: far_box\n"
+                              "robots:\n"
+                              "  - {urdf: ../../../models/scene_box.urdf, prefix: b_, "
+                              "base: floating, position: [0.9, 0.9, 0.05]}\n"
+                              "environment:\n"
+                              "  - {name: ground, type: plane}\n"
+                              "duration: 1.0\n";
+
+START_TEST(rounding_does_not_run_the_position_step)
+{
+    mcd_scenario *sc = load_string_ok(far_box);
+    mcd_error err = {0};
+    mcd_runner *r = NULL;
+    ck_assert_msg(mcd_runner_create(sc, NULL, &r, &err) == MCD_OK, "%s", err.msg);
+    mcd_sim *s = mcd_runner_sim(r);
+    const double band = 2 * 9.81 * 1e-3 * 1e-3 * 1e-10;
+    const double deepest = band / sc->settings.contact.penetration_gain;
+    long corrected = 0, steps = mcd_runner_steps(r);
+    for (long i = 0; i < steps; i++) {
+        mcd_step_stats st;
+        ck_assert_msg(mcd_runner_step(r, &st) == MCD_OK, "%s", mcd_sim_error(s));
+        ck_assert_int_eq(st.ncontacts, 4);
+        int any = 0;
+        for (int j = 0; j < 6; j++) any |= mcd_sim_position_correction(s)[j] != 0.0;
+        corrected += any;
+        for (int k = 0; k < 4; k++)
+            ck_assert_msg(mcd_sim_contact(s, k)->gap >= -deepest,
+                          "t = %.3f: contact %d at gap %g (band %g)", mcd_sim_time(s), k,
+                          mcd_sim_contact(s, k)->gap, band);
+    }
+    ck_assert_msg(corrected <= steps / 10, "%ld of %ld steps corrected", corrected, steps);
+    mcd_runner_free(r);
+    mcd_scenario_free(sc);
+}
+END_TEST
+
 /* A gain above 1 would overshoot: refused by the step, naming the option. */
 START_TEST(gain_above_one_is_refused)
 {
@@ -145,6 +253,9 @@ int main(void)
     tcase_add_test(tc, costs_nothing_without_penetration);
     tcase_add_test(tc, depth_decays_geometrically);
     tcase_add_test(tc, gain_above_one_is_refused);
+    tcase_add_test(tc, leaves_what_the_velocity_step_cannot_resolve);
+    tcase_add_test(tc, band_follows_the_tolerance);
+    tcase_add_test(tc, rounding_does_not_run_the_position_step);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
