@@ -7,6 +7,7 @@
  * One dense Cholesky factor of N + (rho + eta) I per value of rho. */
 #include "../base/clock.h"
 #include "../base/lapack.h"
+#include "../base/small_cholesky.h"
 #include "ccp_admm.h"
 #include "ccp_common.h"
 
@@ -22,6 +23,7 @@
 #define RELAXATION       1.6  /* over-relaxation alpha of the x-update */
 #define BALANCE_INTERVAL 10   /* iterations between two residual-balance checks */
 #define MAX_RHO_CHANGES  200  /* then rho stays: ADMM converges for any fixed rho */
+#define SMALL_SOLVE_N    64   /* up to this size, the triangular solves in plain C */
 
 void mcd_admm_bind(mcd_admm *a, const mcd_fc3d *p, double *F, double *vec)
 {
@@ -68,6 +70,23 @@ static int factor(mcd_admm *a)
     return info == 0;
 }
 
+/* b := (N + (rho + eta) I)^{-1} b with the factor F. dpotrf's column-major
+ * lower L is, read row-major, the upper U = L^T of base/small_cholesky.h,
+ * whose plain-C solve (U^T y = b, U x = y) replaces dpotrs up to
+ * SMALL_SOLVE_N rows: on the A1 drops' hard steps (n = 27-42) dpotrs's
+ * dtrsm spent a third of its instructions packing F at every call, and the
+ * x-update is the fixed point's (fc3d_fixed_point.h) inner loop
+ * (docs/solvers.md, "The A1 drops that stop or grind", session 9). Larger
+ * problems (the piles' groups) keep LAPACK's rounding. */
+static void solve_factored(const mcd_admm *a, double *b)
+{
+    int n = a->n, one = 1, info = 0;
+    if (n <= SMALL_SOLVE_N)
+        mcd_small_cholesky_solve(n, a->F, b);
+    else
+        dpotrs_("L", &n, &one, a->F, &n, b, &n, &info); /* info != 0 only for bad arguments */
+}
+
 static void project_all(const mcd_fc3d *p, double *x)
 {
     for (int k = 0; k < p->nc; k++) mcd_ccp_proj3(p->mu[k], x + p->nb + MCD_FC3D_ROWS * k);
@@ -75,12 +94,12 @@ static void project_all(const mcd_fc3d *p, double *x)
 
 void mcd_admm_iterate(mcd_admm *a, double *primal, double *dual)
 {
-    int n = a->n, one = 1, info = 0;
+    int n = a->n;
     memcpy(a->x_old, a->x, (size_t)n * sizeof *a->x);
     memcpy(a->z_old, a->z, (size_t)n * sizeof *a->z);
     for (int i = 0; i < n; i++)
         a->x[i] = a->eta * a->x[i] + a->rho * a->z[i] - a->y[i] - a->p->q[i];
-    dpotrs_("L", &n, &one, a->F, &n, a->x, &n, &info); /* info != 0 only for bad arguments */
+    solve_factored(a, a->x);
     for (int i = 0; i < n; i++) /* over-relaxation (Boyd et al. 2011, Sec. 3.4.3) */
         a->x[i] = RELAXATION * a->x[i] + (1 - RELAXATION) * a->z_old[i];
     for (int i = 0; i < n; i++) a->z[i] = a->x[i] + a->y[i] / a->rho;

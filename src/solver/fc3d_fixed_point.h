@@ -73,7 +73,20 @@
 #define FP_FINISH_RATIO   1e-2 /* next local finish after the change of s fell by this factor */
 #define FP_NSN_MAX_ITER   20   /* mncp-nsn iterations per rung in a local finish */
 #define FP_NSN_LAST_ITER  1000 /* the same in the last finish, after the cap */
-#define FP_PROX           1e-6 /* the ADMM's proximal weight eta / lambda_max(W) (ccp.h) */
+/* The ADMM's proximal weight eta / lambda_max(W) (ccp.h), which is also
+ * rho's floor (rho in [eta, lambda_max]). 1e-8, not ccp-admm's 1e-6: on
+ * the A1 drops' hard steps (W of rank 14-17 of 27-42) s converges in a few
+ * outer iterations, but the QP's solution lies far (0.09 N s) along W's
+ * null space from where ADMM first stops, on a direction where the QP's
+ * objective falls by only ~3e-11 per unit, and ADMM, with rho at its floor
+ * there, moves along it by about that slope / (rho + eta) per iteration.
+ * With 1e-6 each QP ran its FP_INNER_MAX_ITER iterations and mncp-plm's
+ * chain solved 59 of 62 such steps, most in a fixed-point run's last
+ * finish after its 100 outer iterations; with 1e-8 it solves 62 of 62, 58
+ * before the first run's cap, at a quarter of the CPU (docs/solvers.md,
+ * "The A1 drops that stop or grind", session 9). N + (rho + eta) I then
+ * has a condition number below 1 / (2e-8). */
+#define FP_PROX 1e-8
 
 typedef struct mcd_fixed_point_opts {
     double tol;        /* success: mcd_fc3d_error(r) <= tol, tol >= 0 */

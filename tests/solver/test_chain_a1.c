@@ -2,10 +2,11 @@
  * step problems where the chain with the fixed point as its last stages
  * (from zero, then from the best point) stopped the sweep's case, and
  * which the fixed point's first run from the warm NSN stage's best point
- * solves (docs/solvers.md, "The A1 drops that stop or grind"). Each is the
- * step where a case stopped, written by the chain itself during `mcdyn
- * sim` of the case's scenario (a1_drop_upright.yaml with the case's mu,
- * height and roll / pitch):
+ * solves (docs/solvers.md, "The A1 drops that stop or grind"), and one
+ * hard step that a case passes. The first two are the steps where a case
+ * stopped; all three were written by the chain itself during `mcdyn sim`
+ * of the case's scenario (a1_drop_upright.yaml with the case's mu, height
+ * and roll / pitch):
  *   a1bench175_plm_947  models/sweep_a1_bench_full.yaml case 175 (mu 1.05,
  *                       trunk at 0.5 m), t = 0.947 s, 11 contacts (n = 33),
  *                       seven of them frictionless joint-limit rows; W of
@@ -14,6 +15,20 @@
  *                       1.0 m), t = 0.841 s, 9 contacts (n = 27), four
  *                       of them frictionless joint-limit rows; W of rank
  *                       14 of 27; the chain before stopped at 5.3e-10
+ *   a1bench195_fixpoint_10
+ *                       models/sweep_a1_bench_full.yaml case 195 (mu 1.15,
+ *                       0.5 m): the 11th step of its run (`mcdyn sim`) that
+ *                       reached the chain's fixed-point stage, written by
+ *                       the chain there (session 9); 12 contacts (n = 36),
+ *                       eight of them frictionless joint-limit rows; W of
+ *                       rank 17 of 36. The typical hard step: the fixed
+ *                       point's s converges at once, the QP's solution lies
+ *                       far along W's null space; with the ADMM's proximal
+ *                       weight 1e-6 every QP ran its 2000 iterations and
+ *                       the first run's last finish, after 100 outer
+ *                       iterations, converged; with 1e-8 (FP_PROX) the run
+ *                       converges in about 30 (docs/solvers.md, "The A1
+ *                       drops that stop or grind", session 9)
  * Success is the library's error measure of the returned point,
  * recomputed here, within tol 1e-10: no tolerance is loosened. */
 #include "mcdyn/problem_io.h"
@@ -27,7 +42,8 @@
 
 #define TOL 1e-10 /* mncp-plm's default tol (solver.h) */
 
-static const char *const files[] = {"a1bench175_plm_947.dat", "a1study158_plm_841.dat"};
+static const char *const files[] = {"a1bench175_plm_947.dat", "a1study158_plm_841.dat",
+                                    "a1bench195_fixpoint_10.dat"};
 
 START_TEST(default_chain_solves_the_stopping_step)
 {
