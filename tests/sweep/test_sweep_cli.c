@@ -2,7 +2,7 @@
  * not depend on --jobs, a grid checked against the closed form of a ball
  * sliding then rolling, a reproducible random sweep, a failing case as a
  * row, resume after the process was killed midway, each case's CPU time,
- * and bad input. */
+ * the order of --costs, and bad input. */
 #include <check.h>
 #include <hdf5.h>
 #include <math.h>
@@ -306,6 +306,66 @@ START_TEST(cpu_is_the_case_thread_cpu)
 }
 END_TEST
 
+/* Writes a costs file for a sweep of ncase cases: the identity line of
+ * the summary at like (same sweep), then the rows given. */
+static void write_costs(char *path, const char *name, const char *like, int ncase, const char *rows)
+{
+    char identity[256];
+    FILE *f = fopen(like, "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(identity, sizeof identity, f));
+    fclose(f);
+    char *cases = strstr(identity, " cases ");
+    ck_assert_ptr_nonnull(cases);
+    sprintf(cases, " cases %d\n", ncase);
+    temp_path(path, name);
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s%s", identity, rows);
+    fclose(f);
+}
+
+/* --costs hands the cases out costliest first (unknown ones before them):
+ * with one thread they finish in that order (--progress); the summary is
+ * the same as without. */
+START_TEST(costs_order_the_cases)
+{
+    char plain[4096], ordered[4096], costs[4096];
+    temp_path(plain, "plain.csv");
+    temp_path(ordered, "ordered.csv");
+    sweep_ok(data_path("grid.yaml"), plain, "--jobs", "1");
+    /* Case 2 unknown, then 1 (3 s), 3 (2 s), 5 (1 s), 0 (0.5 s), 4 (0.1 s);
+     * a cpu column and a wall column: cpu is the cost. */
+    write_costs(costs, "costs.csv", plain, 6,
+                "case,wall,cpu\n0,9,0.5\n1,0,3\n3,0,2\n4,9,0.1\n5,0,1\n");
+    command_result r = mcdyn((const char *[]){"sweep", data_path("grid.yaml"), "--out", ordered,
+                                              "--jobs", "1", "--progress", "--costs", costs, NULL});
+    ck_assert_msg(r.exit_code == 0, "%s", r.err);
+    const int expect[] = {2, 1, 3, 5, 0, 4};
+    const char *p = r.err;
+    for (int k = 0; k < 6; k++) {
+        ck_assert_msg((p = strstr(p, "mcdyn sweep: case ")) != NULL, "%s", r.err);
+        p += 18;
+        ck_assert_msg(atoi(p) == expect[k], "finished %d at place %d, expected %d:\n%s", atoi(p), k,
+                      expect[k], r.err);
+    }
+    command_result_free(&r);
+    summary a = summary_read(plain), b = summary_read(ordered);
+    summary_assert_same(&a, &b);
+    summary_free(&a);
+    summary_free(&b);
+    /* Files that cannot give the costs of this sweep's cases. */
+    write_costs(costs, "costs7.csv", plain, 7, "case,cpu\n0,1\n");
+    sweep_fails(data_path("grid.yaml"), ordered, "a summary of 7 cases, this sweep has 6",
+                "--costs", costs);
+    write_costs(costs, "costs_none.csv", plain, 6, "case,steps\n0,1\n");
+    sweep_fails(data_path("grid.yaml"), ordered, "no cpu or wall column", "--costs", costs);
+    sweep_fails(data_path("grid.yaml"), ordered, "not the summary of an mcdyn sweep", "--costs",
+                data_path("grid.yaml"));
+    sweep_fails(data_path("grid.yaml"), ordered, "cannot read", "--costs", "/nonexistent.csv");
+}
+END_TEST
+
 START_TEST(resume_refuses_another_sweep)
 {
     char out[4096], text[4096];
@@ -438,6 +498,7 @@ int main(void)
     tcase_add_test(tc, resume_after_kill);
     tcase_add_test(tc, trajectories_and_hdf5_summary);
     tcase_add_test(tc, cpu_is_the_case_thread_cpu);
+    tcase_add_test(tc, costs_order_the_cases);
     tcase_add_test(tc, resume_refuses_another_sweep);
     tcase_add_test(tc, bad_sweep_files);
     tcase_add_test(tc, plot_of_a_sweep);
