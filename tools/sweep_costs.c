@@ -49,9 +49,11 @@ static int read_costs(const sweep_spec *sp, FILE *f, const char *path, double *c
     }
     int bad = col < 0;
     if (bad) snprintf(msg, len, "--costs %s: no cpu or wall column in its header", path);
-    while (!bad && getline(&line, &lcap, f) > 0) {
+    ssize_t n;
+    while (!bad && (n = getline(&line, &lcap, f)) > 0) {
         char *end;
-        if (split_line(line, &buf, &field, &cap) != ncol) continue; /* a row cut by a kill */
+        if (line[n - 1] != '\n' || split_line(line, &buf, &field, &cap) != ncol)
+            continue; /* a journal's row cut by a kill */
         errno = 0;
         long i = strtol(field[0], &end, 10);
         double v = strtod(field[col], NULL);
