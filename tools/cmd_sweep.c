@@ -16,6 +16,7 @@
 #include "args.h"
 #include "cli.h"
 #include "mcdyn/runner.h"
+#include "sweep_costs.h"
 #include "sweep_plot.h"
 #include "sweep_pool.h"
 #include "sweep_summary_h5.h"
@@ -26,7 +27,7 @@
 #endif
 
 typedef struct sweep_options {
-    const char *sweep, *out, *h5;
+    const char *sweep, *out, *h5, *costs;
     int jobs, resume, progress;
     sweep_plot_options plot;
 } sweep_options;
@@ -36,7 +37,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--h5 SUMMARY.h5] [--jobs N]\n"
             "                   [--plot PNG --plot-y COLUMN [--plot-above V]]\n"
-            "                   [--resume] [--progress]\n"
+            "                   [--resume] [--progress] [--costs EARLIER.csv]\n"
             "       mpirun -n K mcdyn sweep SWEEP.yaml --out SUMMARY.csv [--jobs N] [--resume]\n\n"
             "Runs every case of the sweep file (docs/scale-out.md: a base scenario, grid\n"
             "axes and random variables over scenario keys addressed by path) and writes one\n"
@@ -57,6 +58,8 @@ static void usage(FILE *out)
             "  --resume      keep the rows of SUMMARY.csv.part (or SUMMARY.csv) of an\n"
             "                earlier run of the same sweep, run the missing cases only\n"
             "  --progress    a line on standard error per finished case\n"
+            "  --costs FILE  hand out the costliest cases first, by their cpu (or wall)\n"
+            "                in FILE, an earlier summary of this sweep (unknown ones first)\n"
             "  -h, --help    print this help\n\n"
             "Exit code 0 when the summary is written (failed cases included), 1 when the\n"
             "sweep cannot run, 2 for bad usage.\n");
@@ -76,6 +79,8 @@ static int parse(int argc, char **argv, sweep_options *o)
             o->out = v;
         else if (!strcmp(a, "--h5"))
             o->h5 = v;
+        else if (!strcmp(a, "--costs"))
+            o->costs = v;
         else if (!strcmp(a, "--plot"))
             o->plot.png = v;
         else if (!strcmp(a, "--plot-y"))
@@ -174,6 +179,21 @@ static int check_first_case(const sweep_spec *sp)
     return st != MCD_OK;
 }
 
+/* The cases' costs of --costs (NULL without it); *bad = 1 with the message
+ * printed when the file cannot be used. */
+static double *read_costs(const sweep_options *o, const sweep_spec *sp, int *bad)
+{
+    if (!o->costs) return NULL;
+    char msg[1024];
+    double *cost = calloc((size_t)sp->ncase, sizeof *cost);
+    if (!cost) abort(); /* the command cannot go on without memory */
+    if (sweep_costs_read(sp, o->costs, cost, msg, sizeof msg) == 0) return cost;
+    fprintf(stderr, "mcdyn sweep: %s\n", msg);
+    free(cost);
+    *bad = 1;
+    return NULL;
+}
+
 /* Rank 0 (or the only process): the queue, the pool, the other ranks, the
  * summary. */
 static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_run_shared *sh,
@@ -187,18 +207,21 @@ static int run_sweep(const sweep_options *o, const sweep_spec *sp, const sweep_r
     int bad = check_first_case(sp);
     if (!bad && o->plot.png && sweep_plot_check(sp, &o->plot, msg, sizeof msg))
         bad = 1, fprintf(stderr, "mcdyn sweep: %s\n", msg);
+    double *cost = bad ? NULL : read_costs(o, sp, &bad);
     if (!bad && sweep_summary_open(&summary, sp, o->out, o->resume, msg, sizeof msg)) {
         fprintf(stderr, "mcdyn sweep: %s\n", msg);
         sweep_summary_free(&summary);
         bad = 1;
     }
     if (bad) {
+        free(cost);
 #ifdef MCDYN_HAVE_MPI
         if (size > 1) MPI_Abort(MPI_COMM_WORLD, 1);
 #endif
         return 1;
     }
-    sweep_queue_init(&q, &summary, o->progress);
+    sweep_queue_init(&q, &summary, o->progress, cost);
+    free(cost);
     /* The running time: from the first case started to the last row in,
      * without the start-up of the process or the MPI job. */
     const double t0 = mcd_clock_seconds();

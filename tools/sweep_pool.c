@@ -1,6 +1,7 @@
 /* The queue of cases and the thread pool (tools/sweep_pool.h). */
 #include "sweep_pool.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,42 @@ static void shuffle(long *cases, long n, uint64_t seed)
     }
 }
 
-void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress)
+/* A case with its cost and its place in the shuffled order. */
+typedef struct ranked_case {
+    long index, place;
+    double cost;
+} ranked_case;
+
+/* Unknown costs first, then the costliest; ties in the shuffled order. */
+static int costliest_first(const void *pa, const void *pb)
+{
+    const ranked_case *a = pa, *b = pb;
+    const double ka = isnan(a->cost) ? INFINITY : a->cost, kb = isnan(b->cost) ? INFINITY : b->cost;
+    if (ka != kb) return ka > kb ? -1 : 1;
+    return (a->place > b->place) - (a->place < b->place);
+}
+
+/* Puts the n cases, shuffled, in the order of their costs (LPT), and
+ * their expected costs into weight: the measured one, else the largest
+ * measured (an unknown case may be as costly as any). */
+static void order_by_cost(long *cases, double *weight, long n, const double *cost)
+{
+    ranked_case *r = calloc((size_t)n + 1, sizeof *r);
+    if (!r) abort(); /* the command cannot go on without memory */
+    double largest = 0;
+    for (long k = 0; k < n; k++) {
+        r[k] = (ranked_case){cases[k], k, cost[cases[k]]};
+        if (r[k].cost > largest) largest = r[k].cost;
+    }
+    qsort(r, (size_t)n, sizeof *r, costliest_first);
+    for (long k = 0; k < n; k++) {
+        cases[k] = r[k].index;
+        weight[k] = isnan(r[k].cost) ? largest : r[k].cost;
+    }
+    free(r);
+}
+
+void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress, const double *cost)
 {
     memset(q, 0, sizeof *q);
     pthread_mutex_init(&q->lock, NULL);
@@ -35,22 +71,33 @@ void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress)
     q->progress = progress;
     const long n = summary->sp->ncase;
     q->pending = calloc((size_t)(n - summary->done) + 1, sizeof *q->pending);
-    if (!q->pending) abort(); /* the command cannot go on without memory */
+    q->weight = calloc((size_t)(n - summary->done) + 1, sizeof *q->weight);
+    if (!q->pending || !q->weight) abort(); /* the command cannot go on without memory */
     for (long i = 0; i < n; i++)
-        if (!summary->row[i]) q->pending[q->npending++] = i;
+        if (!summary->row[i]) q->weight[q->npending] = 1, q->pending[q->npending++] = i;
     shuffle(q->pending, q->npending, summary->sp->fingerprint);
+    if (cost) order_by_cost(q->pending, q->weight, q->npending, cost);
+    for (long k = 0; k < q->npending; k++) q->weight_left += q->weight[k];
 }
 
 void sweep_queue_free(sweep_queue *q)
 {
     pthread_mutex_destroy(&q->lock);
     free(q->pending);
+    free(q->weight);
+}
+
+/* The next case of the queue (locked, one left). */
+static long next_case(sweep_queue *q)
+{
+    q->weight_left -= q->weight[q->next];
+    return q->pending[q->next++];
 }
 
 long sweep_queue_take(sweep_queue *q)
 {
     pthread_mutex_lock(&q->lock);
-    long i = q->error || q->next >= q->npending ? -1 : q->pending[q->next++];
+    long i = q->error || q->next >= q->npending ? -1 : next_case(q);
     pthread_mutex_unlock(&q->lock);
     return i;
 }
@@ -59,10 +106,13 @@ long sweep_queue_take_guided(sweep_queue *q, int threads, long *cases, long max)
 {
     pthread_mutex_lock(&q->lock);
     const long left = q->error ? 0 : q->npending - q->next;
-    long n = left / (2L * (threads > 0 ? threads : 1));
-    n = n < 1 ? 1 : n > max ? max : n;
-    n = n < left ? n : left;
-    for (long k = 0; k < n; k++) cases[k] = q->pending[q->next++];
+    const double share = q->weight_left / (2.0 * (threads > 0 ? threads : 1));
+    double chunk = 0;
+    long n = 0;
+    while (n < max && n < left && (n == 0 || chunk + q->weight[q->next] <= share)) {
+        chunk += q->weight[q->next];
+        cases[n++] = next_case(q);
+    }
     pthread_mutex_unlock(&q->lock);
     return n;
 }

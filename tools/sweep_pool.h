@@ -9,7 +9,9 @@
  * follows its parameters, and in case order the costly corner of a grid
  * (e.g. the largest friction coefficients, where a robot's drop ends on
  * its trunk) comes last, where one long case leaves the other threads
- * idle (docs/scale-out.md, "Order of the cases"). The rows, and so the
+ * idle (docs/scale-out.md, "Order of the cases"). Given the cases' costs
+ * measured by an earlier run (tools/sweep_costs.h), the costliest go first
+ * instead, and those of unknown cost before them. The rows, and so the
  * summary, do not depend on the order. */
 #ifndef MCDYN_TOOLS_SWEEP_POOL_H
 #define MCDYN_TOOLS_SWEEP_POOL_H
@@ -25,7 +27,9 @@
 typedef struct sweep_queue {
     pthread_mutex_t lock;
     sweep_summary *summary;
-    long *pending; /* the cases not in the summary yet, in hand-out order */
+    long *pending;      /* the cases not in the summary yet, in hand-out order */
+    double *weight;     /* their expected costs (1 each without --costs) */
+    double weight_left; /* of pending[next] on */
     long npending, next;
     long failed; /* rows whose case did not complete */
     int error;   /* the journal could not be written: no case is handed out any more */
@@ -33,16 +37,21 @@ typedef struct sweep_queue {
     int progress; /* 1: a line per finished case on standard error */
 } sweep_queue;
 
-/* The queue of the cases missing from summary. */
-void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress);
+/* The queue of the cases missing from summary; cost (NULL, or one per
+ * case, NaN where unknown) orders them. */
+void sweep_queue_init(sweep_queue *q, sweep_summary *summary, int progress, const double *cost);
 void sweep_queue_free(sweep_queue *q);
 /* The next case to run, or -1 when none is left (or after an error). */
 long sweep_queue_take(sweep_queue *q);
 /* Up to max next cases into cases, for one of the sweep's threads threads
- * (all ranks): guided self-scheduling, max(1, R / (2 threads)) of the R
- * cases left, so that chunks are large while many cases are left (few
+ * (all ranks): guided self-scheduling, the next cases as long as their
+ * expected cost is at most 1 / (2 threads) of what is left (at least one
+ * case), so that chunks are large while many cases are left (few
  * messages) and single cases at the end (the ranks finish together).
- * Returns their number, 0 when none is left (or after an error). */
+ * Without costs (each 1) that is max(1, R / (2 threads)) of the R cases
+ * left; with them, the costliest cases, first in the queue, go one by one
+ * instead of in one rank's chunk. Returns their number, 0 when none is
+ * left (or after an error). */
 long sweep_queue_take_guided(sweep_queue *q, int threads, long *cases, long max);
 /* Records the row (taken over) of case index; completed is 1 when the case
  * ran to its end. */

@@ -23,7 +23,7 @@ typedef struct case_result {
     mcd_status status;
     char message[MCD_ERROR_LEN];
     long steps;
-    double t_end, wall, step_wall;
+    double t_end, wall, step_wall, cpu;
     long solver_failures;
     column_track *track;
     const double *q, *qd;
@@ -60,7 +60,7 @@ void sweep_run_header(const sweep_spec *sp, FILE *out)
             fputc(',', out);
             sweep_csv_text(out, name);
         }
-    fputs(",q_final,qd_final,wall,step_wall", out);
+    fputs(",q_final,qd_final,wall,step_wall,cpu", out);
 }
 
 /* Reads the recorded columns from the runner's current CSV row. */
@@ -249,13 +249,24 @@ static void write_row(const sweep_spec *sp, const sweep_case *c, const case_resu
     }
     put_vector(out, res->q, res->nq);
     put_vector(out, res->qd, res->nv);
-    fprintf(out, ",%.6f,%.6f", res->wall, res->step_wall);
+    fprintf(out, ",%.6f,%.6f,%.6f", res->wall, res->step_wall, res->cpu);
+}
+
+/* CPU seconds (user + system) of the calling thread: a case runs on one
+ * thread from start to end, so the difference over the case is its own
+ * CPU time, whatever the other threads and processes do meanwhile, and
+ * without the time the thread waited for a core (unlike wall). */
+static double thread_cpu_seconds(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return NAN;
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 char *sweep_run_case(const sweep_run_shared *sh, const sweep_case *c, int *completed)
 {
     const sweep_spec *sp = sh->sp;
-    const double t0 = mcd_clock_seconds();
+    const double t0 = mcd_clock_seconds(), cpu0 = thread_cpu_seconds();
     case_result res;
     memset(&res, 0, sizeof res);
     res.track = calloc((size_t)sp->ncolumn + 1, sizeof *res.track);
@@ -264,6 +275,7 @@ char *sweep_run_case(const sweep_run_shared *sh, const sweep_case *c, int *compl
     mcd_scenario *sc = NULL;
     mcd_runner *r = NULL;
     run(sh, c, &res, &sc, &r);
+    res.cpu = thread_cpu_seconds() - cpu0;
     res.wall = mcd_clock_seconds() - t0;
     char *row = NULL;
     size_t len = 0;

@@ -6,8 +6,9 @@
  * time reached [s]), solver_failures, then <column>.final, .min, .max for
  * each recorded CSV column, q_final and qd_final (the final state, numbers
  * separated by spaces), and last wall (the case's seconds, loading
- * included) and step_wall (seconds in steps). Every column but the last
- * two depends on the sweep file only. A case that fails (bad value,
+ * included), step_wall (seconds in steps) and cpu (the CPU seconds of the
+ * thread that ran the case, over the same span as wall). Every column but
+ * the last three depends on the sweep file only. A case that fails (bad value,
  * rejected model, failed step) is a row with its status and message. */
 #ifndef MCDYN_TOOLS_SWEEP_RUN_H
 #define MCDYN_TOOLS_SWEEP_RUN_H

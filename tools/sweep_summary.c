@@ -26,8 +26,25 @@ static long row_case(const char *line, long ncase)
     return errno || *end != ',' || i >= ncase ? -1 : i;
 }
 
+/* 0 when line (with its newline) is the header this mcdyn writes for the
+ * sweep; a journal of an mcdyn with other columns (e.g. before the cpu
+ * column) would give rows of two widths. */
+static int header_differs(const sweep_spec *sp, const char *line)
+{
+    char *header = NULL;
+    size_t len = 0;
+    FILE *h = open_memstream(&header, &len);
+    if (!h) abort(); /* the command cannot go on without memory */
+    sweep_run_header(sp, h);
+    fputc('\n', h);
+    fclose(h);
+    int differs = strcmp(line, header) != 0;
+    free(header);
+    return differs;
+}
+
 /* Keeps the complete rows (ending with a newline) of the open file f,
- * whose identity line is checked first. */
+ * whose identity line and header are checked first. */
 static int read_rows(sweep_summary *s, FILE *f, const char *name, char *msg, size_t len)
 {
     char expect[128], *line = NULL;
@@ -43,9 +60,14 @@ static int read_rows(sweep_summary *s, FILE *f, const char *name, char *msg, siz
                       : "not the summary of an mcdyn sweep",
                  (int)strlen(expect) - 1, expect);
     }
-    for (int first = 1; ok && (n = getline(&line, &cap, f)) > 0; first = 0) {
+    if (ok && (n = getline(&line, &cap, f)) > 0 && header_differs(s->sp, line)) {
+        snprintf(msg, len, "%s: other columns than this mcdyn writes (another version's summary)",
+                 name);
+        ok = 0;
+    }
+    while (ok && (n = getline(&line, &cap, f)) > 0) {
         long i = row_case(line, s->sp->ncase);
-        if (first || line[n - 1] != '\n' || i < 0 || s->row[i]) continue;
+        if (line[n - 1] != '\n' || i < 0 || s->row[i]) continue;
         line[n - 1] = '\0';
         if (!(s->row[i] = strdup(line))) abort(); /* the command cannot go on without memory */
         s->done++;

@@ -18,8 +18,10 @@ summary summary_read(const char *path);
 void summary_free(summary *s);
 /* Field name of row i (NULL when there is no such column). */
 const char *summary_field(const summary *s, int i, const char *name);
-/* Same header and rows, field by field, except the timings (wall,
- * step_wall), which depend on the machine. */
+/* 1 for the timing columns (wall, step_wall, cpu), which depend on the
+ * machine and its load. */
+int summary_is_timing(const char *name);
+/* Same header and rows, field by field, except the timings. */
 void summary_assert_same(const summary *a, const summary *b);
 
 /* $MCDYN_SOURCE/tests/sweep/data/<name> (4 rotating static buffers). */

@@ -1,7 +1,8 @@
 /* `mcdyn sweep` run as a program (docs/scale-out.md): summaries that do
  * not depend on --jobs, a grid checked against the closed form of a ball
  * sliding then rolling, a reproducible random sweep, a failing case as a
- * row, resume after the process was killed midway, and bad input. */
+ * row, resume after the process was killed midway, each case's CPU time,
+ * the order of --costs, and bad input. */
 #include <check.h>
 #include <hdf5.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -250,6 +252,120 @@ START_TEST(trajectories_and_hdf5_summary)
 }
 END_TEST
 
+/* User + system CPU seconds of this process's waited-for children. */
+static double children_cpu_seconds(void)
+{
+    struct rusage u;
+    ck_assert_int_eq(getrusage(RUSAGE_CHILDREN, &u), 0);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/* The cpu column is the CPU time of the thread that ran the case, checked
+ * against clocks it is not computed from: the case's wall time and the
+ * whole process's CPU time (getrusage on the finished mcdyn). Two threads
+ * run the cases at once, so a process CPU clock read around each case
+ * would count both threads' work, and the cases' sum would exceed the
+ * process's. */
+START_TEST(cpu_is_the_case_thread_cpu)
+{
+    char sweep[4096], out[4096], h5[4096];
+    temp_path(out, "cpu.csv");
+    temp_path(h5, "cpu.h5");
+    write_sweep(sweep, "cpu.yaml",
+                "scenario: %s\nset: {duration: 0.6}\ngrid: {contact.mu: [0.3, 0.6, 0.9, 1.2]}\n",
+                model_path("a1_drop_upright.yaml"));
+    const double before = children_cpu_seconds();
+    sweep_ok(sweep, out, "--h5", h5, "--jobs", "2");
+    const double process = children_cpu_seconds() - before;
+    summary s = summary_read(out);
+    ck_assert_int_eq(s.nrow, 4);
+    double sum = 0, cpu_h5[4];
+    hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_msg(file >= 0, "cannot open %s", h5);
+    read_h5(file, "cpu", cpu_h5, 4, 1);
+    H5Fclose(file);
+    for (int i = 0; i < 4; i++) {
+        const double cpu = value(&s, i, "cpu"), wall = value(&s, i, "wall");
+        /* One thread cannot use more CPU than the time that passed: the
+         * two clocks are read inside each other's span, each printed to
+         * 1e-6 s; 1 ms covers the scheduler's clock against the
+         * monotonic clock (both read to the nanosecond, no tick). */
+        ck_assert_msg(cpu > 0 && cpu <= wall + 1e-3, "case %d: cpu %g, wall %g", i, cpu, wall);
+        ck_assert(cpu_h5[i] == cpu);
+        sum += cpu;
+    }
+    /* The cases ran inside the process: their CPU at most its CPU (4
+     * figures printed to 1e-6 s; getrusage to 1e-6 s), and most of it
+     * (0.8 of it in a release build, 2026-11-26: the rest reads the sweep,
+     * checks case 0 and writes the summaries), so a quarter is a safe
+     * floor that a clock of another thread would not reach. */
+    ck_assert_msg(sum <= process + 1e-4 && sum >= 0.25 * process,
+                  "cases %g s of CPU, the process %g s", sum, process);
+    summary_free(&s);
+}
+END_TEST
+
+/* Writes a costs file for a sweep of ncase cases: the identity line of
+ * the summary at like (same sweep), then the rows given. */
+static void write_costs(char *path, const char *name, const char *like, int ncase, const char *rows)
+{
+    char identity[256];
+    FILE *f = fopen(like, "rb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(identity, sizeof identity, f));
+    fclose(f);
+    char *cases = strstr(identity, " cases ");
+    ck_assert_ptr_nonnull(cases);
+    sprintf(cases, " cases %d\n", ncase);
+    temp_path(path, name);
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "%s%s", identity, rows);
+    fclose(f);
+}
+
+/* --costs hands the cases out costliest first (unknown ones before them):
+ * with one thread they finish in that order (--progress); the summary is
+ * the same as without. */
+START_TEST(costs_order_the_cases)
+{
+    char plain[4096], ordered[4096], costs[4096];
+    temp_path(plain, "plain.csv");
+    temp_path(ordered, "ordered.csv");
+    sweep_ok(data_path("grid.yaml"), plain, "--jobs", "1");
+    /* Case 2 unknown, then 1 (3 s), 3 (2 s), 5 (1 s), 0 (0.5 s), 4 (0.1 s);
+     * a cpu column and a wall column: cpu is the cost. */
+    write_costs(costs, "costs.csv", plain, 6,
+                "case,wall,cpu\n0,9,0.5\n1,0,3\n3,0,2\n4,9,0.1\n5,0,1\n");
+    command_result r = mcdyn((const char *[]){"sweep", data_path("grid.yaml"), "--out", ordered,
+                                              "--jobs", "1", "--progress", "--costs", costs, NULL});
+    ck_assert_msg(r.exit_code == 0, "%s", r.err);
+    const int expect[] = {2, 1, 3, 5, 0, 4};
+    const char *p = r.err;
+    for (int k = 0; k < 6; k++) {
+        ck_assert_msg((p = strstr(p, "mcdyn sweep: case ")) != NULL, "%s", r.err);
+        p += 18;
+        ck_assert_msg(atoi(p) == expect[k], "finished %d at place %d, expected %d:\n%s", atoi(p), k,
+                      expect[k], r.err);
+    }
+    command_result_free(&r);
+    summary a = summary_read(plain), b = summary_read(ordered);
+    summary_assert_same(&a, &b);
+    summary_free(&a);
+    summary_free(&b);
+    /* Files that cannot give the costs of this sweep's cases. */
+    write_costs(costs, "costs7.csv", plain, 7, "case,cpu\n0,1\n");
+    sweep_fails(data_path("grid.yaml"), ordered, "a summary of 7 cases, this sweep has 6",
+                "--costs", costs);
+    write_costs(costs, "costs_none.csv", plain, 6, "case,steps\n0,1\n");
+    sweep_fails(data_path("grid.yaml"), ordered, "no cpu or wall column", "--costs", costs);
+    sweep_fails(data_path("grid.yaml"), ordered, "not the summary of an mcdyn sweep", "--costs",
+                data_path("grid.yaml"));
+    sweep_fails(data_path("grid.yaml"), ordered, "cannot read", "--costs", "/nonexistent.csv");
+}
+END_TEST
+
 START_TEST(resume_refuses_another_sweep)
 {
     char out[4096], text[4096];
@@ -262,6 +378,29 @@ START_TEST(resume_refuses_another_sweep)
     fputs("a,b\n1,2\n", f);
     fclose(f);
     sweep_fails(data_path("grid.yaml"), text, "not the summary of an mcdyn sweep", "--resume");
+    /* The same sweep's summary from an mcdyn of other columns (before the
+     * cpu column: the header and rows without it) would mix two row
+     * widths. */
+    char old[4096], line[8192];
+    temp_path(old, "old_columns.csv");
+    sweep_ok(data_path("failing.yaml"), old, "--jobs", "1");
+    f = fopen(old, "rb");
+    ck_assert_ptr_nonnull(f);
+    char *kept = NULL;
+    size_t len = 0;
+    FILE *w = open_memstream(&kept, &len);
+    while (fgets(line, sizeof line, f)) {
+        char *last = strrchr(line, ',');
+        if (line[0] != '#' && last) strcpy(last, "\n");
+        fputs(line, w);
+    }
+    fclose(f);
+    fclose(w);
+    f = fopen(old, "wb");
+    fputs(kept, f);
+    fclose(f);
+    free(kept);
+    sweep_fails(data_path("failing.yaml"), old, "other columns than this mcdyn writes", "--resume");
 }
 END_TEST
 
@@ -358,6 +497,8 @@ int main(void)
     tcase_add_test(tc, failing_case_is_a_row);
     tcase_add_test(tc, resume_after_kill);
     tcase_add_test(tc, trajectories_and_hdf5_summary);
+    tcase_add_test(tc, cpu_is_the_case_thread_cpu);
+    tcase_add_test(tc, costs_order_the_cases);
     tcase_add_test(tc, resume_refuses_another_sweep);
     tcase_add_test(tc, bad_sweep_files);
     tcase_add_test(tc, plot_of_a_sweep);

@@ -112,6 +112,16 @@ START_TEST(random_on_two_ranks)
 }
 END_TEST
 
+/* Handed out by the costs of the one-process run check_same makes first
+ * (--costs; chunks bounded by cost): same summary. */
+START_TEST(random_on_two_ranks_with_costs)
+{
+    char costs[4096];
+    temp_path(costs, "one.csv");
+    check_same("random.yaml", (const char *[]){"--costs", costs, NULL});
+}
+END_TEST
+
 START_TEST(failing_case_on_two_ranks)
 {
     check_same("failing.yaml", (const char *[]){"--jobs", "2", NULL});
@@ -233,6 +243,7 @@ int main(void)
     tcase_add_test(tc, grid_on_two_ranks);
     tcase_add_test(tc, grid_on_two_ranks_two_threads);
     tcase_add_test(tc, random_on_two_ranks);
+    tcase_add_test(tc, random_on_two_ranks_with_costs);
     tcase_add_test(tc, failing_case_on_two_ranks);
     tcase_add_test(tc, resume_after_killing_rank0);
     suite_add_tcase(s, tc);
