@@ -29,7 +29,16 @@
  *    (the rounding floor). Values within delta are zero;
  *  - when that estimate exceeds LEMKE_REFACTOR_TOL times the scale (the
  *    product-form updates have lost accuracy, e.g. after a small pivot),
- *    B^{-1} and x_B are recomputed from an LU factorization of the basis;
+ *    B^{-1} and x_B are recomputed from an LU factorization of the basis,
+ *    but only if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
+ *    one measured right after the last LU (its floor, relative to the
+ *    scale; 0 for the starting basis, the identity). An LU cannot bring
+ *    the estimate below that floor: where |B^{-1}| is large (the
+ *    non-singular LCP of models/box_block.yaml, m = 620) a fresh LU's
+ *    estimate is 3e-11..8e-10 of the scale, and with the threshold alone
+ *    the basis was refactorized at every other pivot (70 LUs of 130
+ *    pivots, each O(m^3)); with the floor, 7..12 LUs, each after a real
+ *    loss (7e-10 to 3e-6 of the scale, back to the floor after the LU);
  *  - a pivot candidate needs a_i > LEMKE_PIVOT_TOL max |a|. The contact
  *    problems' redundancy is structural (four coplanar corners, the +-d
  *    friction directions), so many entries of B^{-1} times a column are
@@ -84,6 +93,8 @@
 #define LEMKE_REFACTOR_TOL 1e-10 /* estimated error of x_B (relative) that triggers an LU */
 #define LEMKE_SHIFT_TOL    1e-10 /* second pass: shift by a small pivot taken as 0 (relative) */
 #define LEMKE_LEX_TOL      1e-12 /* lexicographic entries within this (relative) tie */
+#define LEMKE_REFACTOR_GROWTH                                                                      \
+    10.0 /* ... if it is also this many times the estimate right after the last LU */
 #define LEMKE_TIE_PIVOT_RATIO                                                                      \
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
 
@@ -295,6 +306,7 @@ static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w)
  * Solving B^T X = I gives X = B^{-T} column-major, i.e. B^{-1} row-major. */
 static void refactor(int m, const double *A, const mcd_lemke_ws *w)
 {
+    if (w->refactors) ++*w->refactors;
     if (!factor_basis(m, A, w)) return;
     solve_basic(m, w->xB + m, w);
     for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
@@ -335,10 +347,20 @@ static double zero_band(double scale, double error)
     return LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
 }
 
+/* Whether the estimated error of x_B calls for an LU: above
+ * LEMKE_REFACTOR_TOL times the scale and above LEMKE_REFACTOR_GROWTH times
+ * the floor, the relative estimate right after the last LU (see the top of
+ * the file). */
+static int needs_lu(double scale, double error, double lu_floor)
+{
+    return error > fmax(LEMKE_REFACTOR_TOL, LEMKE_REFACTOR_GROWTH * lu_floor) * scale;
+}
+
 /* The leaving row for the entering variable (its column in w->col). *fresh
- * says that B^{-1} and x_B come from an LU with no pivot since; the basis
- * is refactorized (and *fresh set) when the estimated error of x_B is
- * large, and before a ray is accepted. shift_limit: the bound shift that a
+ * says that B^{-1} and x_B come from an LU with no pivot since; *lu_floor is
+ * the relative error estimate measured then. The basis is refactorized (and
+ * *fresh set) when the estimated error of x_B is large (needs_lu), and
+ * before a ray is accepted. shift_limit: the bound shift that a
  * small pivot taken as zero may cause, relative to the scale (INFINITY:
  * none limits the step). -1 on a ray; -2 when no row limits the entering
  * variable but z0 <= delta + LEMKE_SHIFT_TOL times the scale: the current
@@ -346,12 +368,13 @@ static double zero_band(double scale, double error)
  * bound shift the second pass allows, and is returned; the caller checks
  * its error. */
 static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh,
-                       double shift_limit)
+                       double *lu_floor, double shift_limit)
 {
     for (;;) {
         double scale, error;
         noise(m, A, w, &scale, &error);
-        int stale = !*fresh && error > LEMKE_REFACTOR_TOL * scale;
+        if (*fresh) *lu_floor = error / scale;
+        int stale = !*fresh && needs_lu(scale, error, *lu_floor);
         double delta = zero_band(scale, error);
         int r = stale ? -1 : ratio_test(m, w, delta, delta + shift_limit * scale);
         if (r >= 0) return r;
@@ -379,10 +402,11 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
     int r = first_row(m, b);
     start_basis(m, b, w);
     int entering = z0_index(m), fresh = 1;
+    double lu_floor = 0.0; /* the starting basis, the identity, is exact */
     for (int k = 0;; k++) {
         if (k == max_pivots) return MCD_ERR_NOT_CONVERGED;
         entering_column(m, A, w, entering);
-        if (k > 0) r = leaving_row(m, A, w, entering, &fresh, shift_limit);
+        if (k > 0) r = leaving_row(m, A, w, entering, &fresh, &lu_floor, shift_limit);
         if (r == -2) return MCD_OK; /* z0 = 0 up to the shifts: solved */
         if (r < 0) return MCD_ERR_INFEASIBLE;
         pivot(m, w, r);

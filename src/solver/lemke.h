@@ -3,7 +3,8 @@
  * with covering vector e = (1, ..., 1) and the lexicographic minimum-ratio
  * test (no cycling on degenerate problems). The basis inverse is kept
  * explicitly and updated in O(m^2) per pivot, and refactorized by LU when
- * the measured error of the basic values grows; ties are judged against
+ * the measured error of the basic values grows (above a threshold and
+ * well above its level right after the last LU); ties are judged against
  * that error (scale-aware, see lemke.c); at the end the basic values are
  * recomputed from an LU factorization of the final basis. A path that ends
  * on a ray after bound shifts beyond a limit is run again from the start
@@ -14,14 +15,15 @@
 #include "mcdyn/status.h"
 
 typedef struct mcd_lemke_ws {
-    double *Binv; /* m x m, row-major: inverse of the current basis matrix */
-    double *B;    /* m x m: the basis matrix (column-major) and its LU */
-    double *xB;   /* 2m: basic values, then the shifted right-hand side b' (lemke.c) */
-    double *col;  /* m: B^{-1} times the entering column */
-    double *tmp;  /* m */
-    int *basis;   /* m: the variable basic in each row */
-    int *ties;    /* m: rows tied in the ratio test */
-    int *ipiv;    /* m */
+    double *Binv;   /* m x m, row-major: inverse of the current basis matrix */
+    double *B;      /* m x m: the basis matrix (column-major) and its LU */
+    double *xB;     /* 2m: basic values, then the shifted right-hand side b' (lemke.c) */
+    double *col;    /* m: B^{-1} times the entering column */
+    double *tmp;    /* m */
+    int *basis;     /* m: the variable basic in each row */
+    int *ties;      /* m: rows tied in the ratio test */
+    int *ipiv;      /* m */
+    int *refactors; /* NULL, or incremented at each LU refactorization of the basis */
 } mcd_lemke_ws;
 
 /* Solves the LCP into zeta (m). pivots receives the number of pivots of

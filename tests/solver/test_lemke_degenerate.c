@@ -22,7 +22,9 @@
 #include "base/lapack.h"
 #include "mcdyn/mcdyn.h"
 #include "solver/lemke.h"
+#include "mcdyn/nslcp.h"
 #include "mcdyn/problem_io.h"
+#include "mcdyn/runner.h"
 #include "common/contact_scenes.h"
 
 #define ERROR_TOL 1e-9 /* mcd_mlcp_error accepted for a solution */
@@ -368,6 +370,22 @@ START_TEST(infeasible_lcp_ends_on_a_ray)
 }
 END_TEST
 
+/* zeta solves the LCP (A, b): zeta >= 0, w = A zeta + b >= 0 and
+ * zeta_i w_i = 0, w recomputed here, each within 1e-9 of the scale of b
+ * (as ERROR_TOL). */
+static void check_solution(int m, const double *A, const double *b, const double *zeta,
+                           const char *what)
+{
+    double bmax = 0;
+    for (int i = 0; i < m; i++) bmax = fmax(bmax, fabs(b[i]));
+    for (int i = 0; i < m; i++) {
+        double w = b[i];
+        for (int j = 0; j < m; j++) w += A[i * m + j] * zeta[j];
+        ck_assert_msg(zeta[i] >= 0 && w >= -1e-9 * bmax && fabs(zeta[i] * w) <= 1e-9 * bmax,
+                      "%s: row %d, zeta %g, w %g", what, i, zeta[i], w);
+    }
+}
+
 /* Lemke's method itself (src/solver/lemke.h, no solver around it),
  * stopped after every pivot k (max_pivots = k) to look at its state. */
 typedef struct lemke_run {
@@ -462,14 +480,7 @@ static void check_every_pivot(int m, const double *A, const double *b, const cha
             if (r.w.basis[i] != before[i]) left = before[i];
         memcpy(before, r.w.basis, (size_t)m * sizeof *before);
     }
-    double bmax = 0;
-    for (int i = 0; i < m; i++) bmax = fmax(bmax, fabs(b[i]));
-    for (int i = 0; i < m; i++) {
-        double w = b[i];
-        for (int j = 0; j < m; j++) w += A[i * m + j] * zeta[j];
-        ck_assert_msg(zeta[i] >= 0 && w >= -1e-9 * bmax && fabs(zeta[i] * w) <= 1e-9 * bmax,
-                      "%s: row %d, zeta %g, w %g", what, i, zeta[i], w);
-    }
+    check_solution(m, A, b, zeta, what);
     free(zeta);
     free(before);
     free(r.mem);
@@ -559,6 +570,54 @@ START_TEST(captured_box_block_group_is_solved)
 }
 END_TEST
 
+/* models/plate64.yaml's non-singular friction LCP (nslcp.h) after 50
+ * steps, the plate on its 64 feet (m = 320; stepped there by nslcp-judice,
+ * which builds the same LCP as nslcp-lemke, in a fraction of the time).
+ * There |B^{-1}| is large: an LU's own estimate of the error of x_B is
+ * above LEMKE_REFACTOR_TOL of the scale, and refactorizing at that
+ * threshold alone took an LU (O(m^3)) at every other pivot (measured: 56
+ * in 123 pivots). The basis is now refactorized only when the estimate
+ * also grows tenfold over its value after the last LU (lemke.c): 3 LUs in
+ * the same 123 pivots. At most one LU per ten pivots is asserted, between
+ * the two rates (the old one fails it); the solution is checked with w
+ * recomputed. */
+START_TEST(plate_lcp_refactorizes_only_when_the_error_grows)
+{
+    const char *src = getenv("MCDYN_SOURCE");
+    ck_assert_msg(src != NULL, "MCDYN_SOURCE is not set");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/plate64.yaml", src);
+    mcd_scenario *sc = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_scenario_load(path, &sc, &err) == MCD_OK, "%s", err.msg);
+    mcd_runner_overrides ov = mcd_runner_default_overrides();
+    ov.solver = "nslcp-judice";
+    ov.duration = 0.05;
+    mcd_runner *run = NULL;
+    ck_assert_msg(mcd_runner_create(sc, &ov, &run, &err) == MCD_OK, "%s", err.msg);
+    for (long i = 0; i < mcd_runner_steps(run); i++)
+        ck_assert_msg(mcd_runner_step(run, NULL) == MCD_OK, "step %ld: %s", i,
+                      mcd_sim_error(mcd_runner_sim(run)));
+    mcd_mlcp p;
+    ck_assert_int_eq(mcd_nslcp_lcp(mcd_sim_nslcp_ws(mcd_runner_sim(run)), &p), MCD_OK);
+    ck_assert_int_eq(p.n, 320);
+    lemke_run r;
+    lemke_run_alloc(&r, p.n);
+    int refactors = 0, pivots = 0;
+    r.w.refactors = &refactors;
+    double *zeta = malloc((size_t)p.n * sizeof *zeta);
+    ck_assert_int_eq(mcd_lemke(p.n, p.M, p.q, 50 * p.n, &r.w, zeta, &pivots), MCD_OK);
+    check_solution(p.n, p.M, p.q, zeta, "plate64");
+    ck_assert_msg(pivots > 0 && 10 * refactors <= pivots, "plate64: %d LUs in %d pivots", refactors,
+                  pivots);
+    free(zeta);
+    free(r.mem);
+    free(r.imem);
+    mcd_runner_free(run);
+    mcd_scenario_free(sc);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-lemke-degenerate");
@@ -578,6 +637,7 @@ int main(void)
     tcase_add_test(tc, captured_solo12_rest_is_solved);
     tcase_add_test(tc, captured_solo12_ray_within_the_shifts_is_a_solution);
     tcase_add_test(tc, captured_box_block_group_is_solved);
+    tcase_add_test(tc, plate_lcp_refactorizes_only_when_the_error_grows);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
