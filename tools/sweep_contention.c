@@ -12,9 +12,10 @@
  *   l2, l3, mem a random cyclic walk (Sattolo's permutation) over 512 kB,
  *               8 MB and 256 MB: each load waits for the one before
  *
- *   cc -O2 -march=native -pthread tools/sweep_contention.c -o contention
- *   ./contention KIND ITERATIONS solo|threads|processes
- * Not built by meson: a measuring aid, not part of mcdyn. */
+ *   build-test/tools/sweep-contention KIND ITERATIONS solo|threads|processes
+ * Built by meson (not installed): a measuring aid, not part of mcdyn. The
+ * session 9 figures were taken with a hand build of the same file
+ * (cc -O2 -march=native -pthread). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
