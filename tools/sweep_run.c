@@ -35,11 +35,6 @@ typedef struct case_output {
     char path[4096]; /* of the trajectory (atomic_file keeps a pointer to it) */
     atomic_file csv;
     mcd_log *log;
-    FILE *rows; /* the runner's CSV rows, in memory, for the recorded columns */
-    char *row;
-    size_t rowlen;
-    int *field; /* start of each field in row */
-    int nfield;
 } case_output;
 
 void sweep_run_header(const sweep_spec *sp, FILE *out)
@@ -63,24 +58,17 @@ void sweep_run_header(const sweep_spec *sp, FILE *out)
     fputs(",q_final,qd_final,wall,step_wall,cpu", out);
 }
 
-/* Reads the recorded columns from the runner's current CSV row. */
+/* Follows the recorded columns: the runner's values for the current state
+ * (an empty contact slot, NaN, leaves final NaN and min and max as they are). */
 static void track_columns(mcd_runner *r, const mcd_step_stats *st, const sweep_spec *sp,
-                          case_output *o, column_track *track)
+                          column_track *track)
 {
-    rewind(o->rows);
-    mcd_runner_csv_row(r, st, o->rows);
-    fflush(o->rows);
-    int n = 0;
-    o->field[n++] = 0;
-    for (size_t i = 0; i < o->rowlen && n < o->nfield; i++)
-        if (o->row[i] == ',') o->field[n++] = (int)i + 1;
     for (int c = 0; c < sp->ncolumn; c++) {
         column_track *t = &track[c];
-        if (t->index < 0 || t->index >= n) continue;
-        char *start = o->row + o->field[t->index], *end;
-        double v = strtod(start, &end);
-        t->final = end == start ? NAN : v;
-        if (end == start) continue;
+        double v = NAN;
+        if (t->index < 0 || mcd_runner_csv_value(r, st, t->index, &v) != MCD_OK) continue;
+        t->final = v;
+        if (isnan(v)) continue;
         t->min = t->seen && t->min < v ? t->min : v;
         t->max = t->seen && t->max > v ? t->max : v;
         t->seen = 1;
@@ -154,7 +142,7 @@ static void step_all(const sweep_run_shared *sh, mcd_runner *r, const mcd_scenar
     memset(&st, 0, sizeof st);
     if (o->csv.f) mcd_runner_csv_header(r, o->csv.f);
     if (write_trajectory(sh, r, &st, o, res)) return;
-    if (sp->ncolumn) track_columns(r, &st, sp, o, res->track);
+    if (sp->ncolumn) track_columns(r, &st, sp, res->track);
     const double t0 = mcd_clock_seconds();
     for (long k = 0; k < n; k++) {
         res->status = mcd_runner_step(r, &st);
@@ -163,7 +151,7 @@ static void step_all(const sweep_run_shared *sh, mcd_runner *r, const mcd_scenar
             break;
         }
         res->steps++;
-        if (sp->ncolumn) track_columns(r, &st, sp, o, res->track);
+        if (sp->ncolumn) track_columns(r, &st, sp, res->track);
         if ((k + 1) % every == 0 && write_trajectory(sh, r, &st, o, res)) break;
     }
     res->step_wall = mcd_clock_seconds() - t0;
@@ -174,18 +162,12 @@ static void step_all(const sweep_run_shared *sh, mcd_runner *r, const mcd_scenar
 }
 
 /* Prepares the recorded columns of this case's runner. */
-static void find_columns(const sweep_spec *sp, mcd_runner *r, case_output *o, column_track *track)
+static void find_columns(const sweep_spec *sp, mcd_runner *r, column_track *track)
 {
-    int last = 0;
     for (int c = 0; c < sp->ncolumn; c++) {
         track[c].index = mcd_runner_csv_column(r, sp->column[c]);
         track[c].final = NAN;
-        if (track[c].index + 1 > last) last = track[c].index + 1;
     }
-    o->nfield = last;
-    o->field = calloc((size_t)last + 1, sizeof *o->field);
-    o->rows = open_memstream(&o->row, &o->rowlen);
-    if (!o->field || !o->rows) abort(); /* the command cannot go on without memory */
 }
 
 /* Loads, runs and closes the case; the results in res. */
@@ -205,12 +187,9 @@ static void run(const sweep_run_shared *sh, const sweep_case *c, case_result *re
         snprintf(res->message, sizeof res->message, "%s", err.msg);
         return;
     }
-    if (sp->ncolumn) find_columns(sp, *r, &o, res->track);
+    if (sp->ncolumn) find_columns(sp, *r, res->track);
     if (open_trajectory(sh, *sc, c->index, &o, res) == 0) step_all(sh, *r, *sc, &o, res);
     close_trajectory(sh, &o, res);
-    if (o.rows) fclose(o.rows);
-    free(o.row);
-    free(o.field);
     mcd_sim *sim = mcd_runner_sim(*r);
     res->t_end = mcd_sim_time(sim);
     res->solver_failures = mcd_sim_solver_failures(sim);

@@ -97,6 +97,14 @@ mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *
 /* Column index of a CSV column name (e.g. "link12.z"), -1 if none. */
 int mcd_runner_csv_column(const mcd_runner *r, const char *name);
 
+/* The number mcd_runner_csv_row would write in column `column` (an index of
+ * mcd_runner_csv_column) for the current state and last step (st may be
+ * NULL), without formatting the row: the same double (the row's 17 digits
+ * read back), NaN for an empty contact slot. For code that follows a few
+ * columns every step (sweeps). Returns MCD_ERR_ARG (value untouched) when r
+ * or value is NULL or the column is not one of the row's. */
+mcd_status mcd_runner_csv_value(mcd_runner *r, const mcd_step_stats *st, int column, double *value);
+
 #ifdef __cplusplus
 }
 #endif

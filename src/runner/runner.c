@@ -443,6 +443,55 @@ void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
     fwrite(l.text, 1, (size_t)l.len, out);
 }
 
+/* The value of a column past the body columns (joint, counter or contact
+ * column; j counts from the first joint column), as mcd_runner_csv_row
+ * writes it; 0 when j is past the row. */
+static int tail_value(mcd_runner *r, const mcd_step_stats *st, int j, double *value)
+{
+    const mcd_model *m = r->sc->model;
+    for (int k = 0; k < m->nbody; k++) {
+        const mcd_body *B = &m->body[k];
+        if (!has_joint_columns(B)) continue;
+        if (j < 2) {
+            *value = j == 0 ? mcd_sim_q(r->sim)[B->qadr] : mcd_sim_qd(r->sim)[B->vadr];
+            return 1;
+        }
+        j -= 2;
+    }
+    const int nc = st ? st->ncontacts : 0;
+    if (j < 3) {
+        *value = j == 0 ? nc : j == 1 ? (st ? st->iterations : 0) : (st ? st->residual : 0.0);
+        return 1;
+    }
+    j -= 3;
+    if (j >= 3 * r->slots) return 0;
+    const int s = j / 3;
+    double force[3] = {NAN, NAN, NAN};
+    if (s < nc) force_in_columns(mcd_contact_impulse(mcd_sim_contact_ws(r->sim), s), r->dt, force);
+    *value = force[j % 3];
+    return 1;
+}
+
+mcd_status mcd_runner_csv_value(mcd_runner *r, const mcd_step_stats *st, int column, double *value)
+{
+    if (!r || !value || column < 0) return MCD_ERR_ARG;
+    const mcd_model *m = r->sc->model;
+    if (column == 0) return *value = mcd_sim_time(r->sim), MCD_OK;
+    if (column <= 13 * m->nbody) {
+        const int k = (column - 1) / 13;
+        mcd_data *d = mcd_sim_data(r->sim);
+        mcd_body_velocities(m, d, mcd_sim_q(r->sim), mcd_sim_qd(r->sim));
+        double v[13];
+        body_state(m, d, k, v);
+        *value = v[(column - 1) % 13];
+        return MCD_OK;
+    }
+    double v;
+    if (!tail_value(r, st, column - 1 - 13 * m->nbody, &v)) return MCD_ERR_ARG;
+    *value = v;
+    return MCD_OK;
+}
+
 mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *log, mcd_error *err)
 {
     const mcd_model *m = r->sc->model;

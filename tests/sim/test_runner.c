@@ -182,6 +182,60 @@ START_TEST(csv_joint_columns_and_controller)
 }
 END_TEST
 
+/* Checks that mcd_runner_csv_value gives, for every column of the current
+ * row, the number the row holds (the same double; NaN for an empty field),
+ * and rejects the columns past the row. */
+static void check_values_match_row(mcd_runner *r, const mcd_step_stats *st)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mcd_runner_csv_row(r, st, f);
+    fclose(f);
+    int column = 0;
+    for (const char *p = buf;; column++) {
+        const size_t field = strcspn(p, ",\n");
+        const double expect = field ? strtod(p, NULL) : NAN;
+        double v = 0;
+        ck_assert_int_eq(mcd_runner_csv_value(r, st, column, &v), MCD_OK);
+        ck_assert_msg(isnan(expect) ? isnan(v) : v == expect, "column %d: %.17g, row %.17g", column,
+                      v, expect);
+        p += field;
+        if (*p != ',') break;
+        p++;
+    }
+    double v = 0;
+    ck_assert_int_eq(mcd_runner_csv_value(r, st, column + 1, &v), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_runner_csv_value(r, st, -1, &v), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_runner_csv_value(r, st, 0, NULL), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_runner_csv_value(NULL, st, 0, &v), MCD_ERR_ARG);
+    free(buf);
+}
+
+/* The numeric getter of the sweeps against the CSV row: sphere_plane (a
+ * contact in slot 0, slot 1 empty, before the first step and after 10) and
+ * pendulum12 (joint columns). */
+START_TEST(csv_value_is_the_number_in_the_row)
+{
+    const char *scene[2] = {"sphere_plane.yaml", "pendulum12.yaml"};
+    for (int i = 0; i < 2; i++) {
+        mcd_scenario *sc = load(scene[i]);
+        mcd_runner_overrides ov = mcd_runner_default_overrides();
+        ov.duration = 0.01;
+        ov.contact_slots = 2;
+        mcd_runner *r = NULL;
+        ck_assert_int_eq(mcd_runner_create(sc, &ov, &r, NULL), MCD_OK);
+        check_values_match_row(r, NULL);
+        mcd_step_stats st;
+        for (long k = 0; k < mcd_runner_steps(r); k++)
+            ck_assert_int_eq(mcd_runner_step(r, &st), MCD_OK);
+        check_values_match_row(r, &st);
+        mcd_runner_free(r);
+        mcd_scenario_free(sc);
+    }
+}
+END_TEST
+
 /* A pair override that names a link merged into the world (a fixed base)
  * applies to that link's geometry: the overlapping base and first link do
  * not touch once the pair is disabled. The base belongs to the robot, so
@@ -255,6 +309,7 @@ Suite *runner_suite(void)
     tcase_add_loop_test(tc, resting_contact_never_drops, 0, MCD_SOLVER_KIND_COUNT);
     tcase_add_test(tc, csv_follows_the_contract);
     tcase_add_test(tc, csv_joint_columns_and_controller);
+    tcase_add_test(tc, csv_value_is_the_number_in_the_row);
     tcase_add_test(tc, pair_override_on_a_fixed_base);
     tcase_add_test(tc, bad_overrides_reported);
     suite_add_tcase(s, tc);
