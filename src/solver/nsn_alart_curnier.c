@@ -16,6 +16,7 @@
 #define NSN_MAX_HALVES 30    /* step halvings of one line search */
 #define NSN_PAST_KINK  1e-9  /* relative step past a contact's change of piece */
 #define NSN_MEMORY     15    /* iterates whose largest psi is the nonmonotone reference */
+#define NSN_STALL      50    /* a rung ends when psi has not halved in this many iterations */
 
 enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
 
@@ -316,15 +317,17 @@ static void keep_if_best(nsn_state *s, int n)
 }
 
 /* Newton iterations from s->r with the current rho until the error is
- * <= tol, max_iter iterations are done or no step decreases psi; returns
- * the iterations done. */
+ * <= tol, max_iter iterations are done, no step decreases psi or the rung
+ * stalls (psi has not fallen below half its last mark, the least psi that
+ * halved the one before, for NSN_STALL iterations); returns the
+ * iterations done. */
 static int newton_run(nsn_state *s, double tol, int max_iter)
 {
     const mcd_fc3d *p = s->p;
     const mcd_nsn_ws *w = s->w;
-    int n = mcd_fc3d_size(p), it = 0;
-    double boost = 1.0;
-    while (s->error > tol && it < max_iter && boost <= NSN_BOOST_MAX) {
+    int n = mcd_fc3d_size(p), it = 0, it_mark = 0;
+    double boost = 1.0, mark = s->psi;
+    while (s->error > tol && it < max_iter && boost <= NSN_BOOST_MAX && it - it_mark < NSN_STALL) {
         double rel = relative_residual(w, n, s->r, p->q, s->psi);
         double eps = boost * fmin(fmax(rel, NSN_EPS_MIN), NSN_EPS_MAX);
         newton_matrix(p, w->rho, s->r, s->u, eps, w->J);
@@ -332,6 +335,7 @@ static int newton_run(nsn_state *s, double tol, int max_iter)
         if (newton_step(n, w->J, w->ipiv, w->phi, w->step) && line_search(s)) {
             boost = fmax(1.0, boost / 10.0);
             keep_if_best(s, n);
+            if (s->psi < 0.5 * mark) mark = s->psi, it_mark = it;
         } else {
             boost *= 10.0;
         }

@@ -55,9 +55,16 @@
  * problem (docs/solvers.md), so the method runs up to NSN_RUNGS rungs,
  * rho = base * (1, 1), (1e3, 1e3), (1, 1e6), (1e-2, 1e6) for (normal,
  * tangent) rows, each from the best point of the previous ones, until the
- * error is <= tol. The method stops when the library's error measure
- * (mcd_fc3d_error) is <= tol. Dense LU (LAPACK dgetrf) of the n x n Newton
- * matrix; no allocation. */
+ * error is <= tol. A rung ends after max_iter iterations, or when no step
+ * decreases psi even with the largest boost, or when it stalls: psi has
+ * not fallen below half its last mark (the psi that last halved the mark
+ * before it) for NSN_STALL (50) iterations. A nonmonotone iteration that
+ * does not converge on a rung cycles among a few pieces, and the stall
+ * test hands the best point to the next rung instead of spending max_iter
+ * there, so a stalling rung ends alike whatever max_iter (> NSN_STALL).
+ * The method stops when the library's error measure (mcd_fc3d_error) is
+ * <= tol. Dense LU (LAPACK dgetrf) of the n x n Newton matrix; no
+ * allocation. */
 #ifndef MCDYN_SOLVER_NSN_ALART_CURNIER_H
 #define MCDYN_SOLVER_NSN_ALART_CURNIER_H
 
