@@ -196,8 +196,9 @@ static void remember_psi(nsn_state *s)
     s->n_recent++;
 }
 
-/* The nonmonotone reference of Grippo, Lampariello & Lucidi (1986, Eq.
- * (5)): the largest psi among the last NSN_MEMORY iterates. */
+/* The nonmonotone reference of Grippo, Lampariello & Lucidi (SIAM J.
+ * Numer. Anal. 23, 1986; max over the last m(k) iterates, here m(k) =
+ * NSN_MEMORY): the largest psi of the current and the recent iterates. */
 static double reference_psi(const nsn_state *s)
 {
     double ref = s->psi;
@@ -263,8 +264,8 @@ static void accept(nsn_state *s, double alpha)
 }
 
 /* Step length along w->step: the first of 1, 1/2, 1/4, ... that passes
- * the nonmonotone Armijo test of Grippo, Lampariello & Lucidi (1986, Eq.
- * (5)), psi(alpha) <= psi_ref - 2 sigma alpha psi (-2 psi: the directional
+ * the nonmonotone Armijo test of Grippo, Lampariello & Lucidi (1986),
+ * psi(alpha) <= psi_ref - 2 sigma alpha psi (-2 psi: the directional
  * derivative of psi along an exact Newton step; psi_ref: reference_psi);
  * if that is not the full step, the point just past a contact's first
  * change of piece replaces it when its psi is lower (psi is piecewise
