@@ -15,6 +15,8 @@
 #define NSN_SIGMA      1e-4  /* Armijo's sufficient-decrease constant */
 #define NSN_MAX_HALVES 30    /* step halvings of one line search */
 #define NSN_PAST_KINK  1e-9  /* relative step past a contact's change of piece */
+#define NSN_MEMORY     15    /* iterates whose largest psi is the nonmonotone reference */
+#define NSN_STALL      50    /* a rung ends when psi has not halved in this many iterations */
 
 enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
 
@@ -176,13 +178,34 @@ static int newton_step(int n, double *J, int *ipiv, const double *phi, double *s
     return info == 0 && mcd_dense_isfinite(n, step);
 }
 
-/* The solver's state: the current point and its merit. */
+/* The solver's state: the current point and its merit, and the merits of
+ * the last NSN_MEMORY iterates of the rung (a ring, recent[0 .. n_recent)). */
 typedef struct nsn_state {
     const mcd_fc3d *p;
     const mcd_nsn_ws *w;
     double *r, *u;
     double psi, error, best_error;
+    double recent[NSN_MEMORY];
+    int n_recent;
 } nsn_state;
+
+/* Records psi of the current iterate among the recent ones. */
+static void remember_psi(nsn_state *s)
+{
+    s->recent[s->n_recent % NSN_MEMORY] = s->psi;
+    s->n_recent++;
+}
+
+/* The nonmonotone reference of Grippo, Lampariello & Lucidi (SIAM J.
+ * Numer. Anal. 23, 1986; max over the last m(k) iterates, here m(k) =
+ * NSN_MEMORY): the largest psi of the current and the recent iterates. */
+static double reference_psi(const nsn_state *s)
+{
+    double ref = s->psi;
+    int m = s->n_recent < NSN_MEMORY ? s->n_recent : NSN_MEMORY;
+    for (int i = 0; i < m; i++) ref = fmax(ref, s->recent[i]);
+    return ref;
+}
 
 /* psi at r + alpha dr (trial point in r_trial, u_trial, phi_trial). */
 static double trial_psi(const nsn_state *s, double alpha)
@@ -240,25 +263,28 @@ static void accept(nsn_state *s, double alpha)
     s->psi = ac_residual(s->p, w->rho, s->r, s->u, w->phi);
 }
 
-/* Step length along w->step: the full step if it passes Armijo's test
- * psi(alpha) <= (1 - 2 sigma alpha) psi; else the one of least psi among
- * the halvings and the points just past each contact's first change of
- * piece (psi is piecewise smooth along the line and can be flat on the
- * current piece, e.g. sticking contacts moving along the null space of W
- * towards the cone's border), taken if it passes Armijo's test or, at a
- * change of piece, merely decreases psi. Returns 1 if a step was taken. */
+/* Step length along w->step: the first of 1, 1/2, 1/4, ... that passes
+ * the nonmonotone Armijo test of Grippo, Lampariello & Lucidi (1986),
+ * psi(alpha) <= psi_ref - 2 sigma alpha psi (-2 psi: the directional
+ * derivative of psi along an exact Newton step; psi_ref: reference_psi);
+ * if that is not the full step, the point just past a contact's first
+ * change of piece replaces it when its psi is lower (psi is piecewise
+ * smooth along the line and can be flat on the current piece, e.g.
+ * sticking contacts moving along the null space of W towards the cone's
+ * border); with no halving accepted, such a point is taken if it decreases
+ * psi. Returns 1 if a step was taken. */
 static int line_search(nsn_state *s)
 {
     const mcd_fc3d *p = s->p;
     const mcd_nsn_ws *w = s->w;
     int n = mcd_fc3d_size(p);
     mcd_dense_matvec(n, p->W, w->step, NULL, w->w_step); /* u(r + a dr) = u + a W dr */
-    double best_alpha = 0.0, best_psi = s->psi, alpha = 1.0;
+    double best_alpha = 0.0, best_psi = s->psi, alpha = 1.0, ref = reference_psi(s);
     for (int h = 0; h <= NSN_MAX_HALVES; h++, alpha *= 0.5) {
         double psi = trial_psi(s, alpha);
-        if (psi <= (1.0 - 2.0 * NSN_SIGMA * alpha) * s->psi && psi < best_psi) {
+        if (psi <= ref - 2.0 * NSN_SIGMA * alpha * s->psi) {
             best_psi = psi, best_alpha = alpha;
-            if (h == 0) break;
+            break;
         }
     }
     for (int k = 0; k < p->nc && best_alpha < 1.0; k++) {
@@ -268,6 +294,7 @@ static int line_search(nsn_state *s)
         if (psi < best_psi) best_psi = psi, best_alpha = a;
     }
     if (best_alpha == 0.0) return 0;
+    remember_psi(s);
     accept(s, best_alpha);
     return 1;
 }
@@ -291,15 +318,17 @@ static void keep_if_best(nsn_state *s, int n)
 }
 
 /* Newton iterations from s->r with the current rho until the error is
- * <= tol, max_iter iterations are done or no step decreases psi; returns
- * the iterations done. */
+ * <= tol, max_iter iterations are done, no step decreases psi or the rung
+ * stalls (psi has not fallen below half its last mark, the least psi that
+ * halved the one before, for NSN_STALL iterations); returns the
+ * iterations done. */
 static int newton_run(nsn_state *s, double tol, int max_iter)
 {
     const mcd_fc3d *p = s->p;
     const mcd_nsn_ws *w = s->w;
-    int n = mcd_fc3d_size(p), it = 0;
-    double boost = 1.0;
-    while (s->error > tol && it < max_iter && boost <= NSN_BOOST_MAX) {
+    int n = mcd_fc3d_size(p), it = 0, it_mark = 0;
+    double boost = 1.0, mark = s->psi;
+    while (s->error > tol && it < max_iter && boost <= NSN_BOOST_MAX && it - it_mark < NSN_STALL) {
         double rel = relative_residual(w, n, s->r, p->q, s->psi);
         double eps = boost * fmin(fmax(rel, NSN_EPS_MIN), NSN_EPS_MAX);
         newton_matrix(p, w->rho, s->r, s->u, eps, w->J);
@@ -307,6 +336,7 @@ static int newton_run(nsn_state *s, double tol, int max_iter)
         if (newton_step(n, w->J, w->ipiv, w->phi, w->step) && line_search(s)) {
             boost = fmax(1.0, boost / 10.0);
             keep_if_best(s, n);
+            if (s->psi < 0.5 * mark) mark = s->psi, it_mark = it;
         } else {
             boost *= 10.0;
         }
@@ -319,6 +349,7 @@ static void start_rung(nsn_state *s, int rung)
 {
     int n = mcd_fc3d_size(s->p);
     ac_parameters(s->p, rung, s->w->rho);
+    s->n_recent = 0; /* psi of another rho: not comparable */
     mcd_dense_matvec(n, s->p->W, s->r, s->p->q, s->u);
     s->psi = ac_residual(s->p, s->w->rho, s->r, s->u, s->w->phi);
 }

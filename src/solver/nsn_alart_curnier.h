@@ -25,18 +25,25 @@
  * plain Newton matrix A + B W is singular. eps = |Phi| / max(|r|, |rho q|)
  * clamped to [NSN_EPS_MIN, NSN_EPS_MAX] and multiplied by a boost, so the
  * regularisation vanishes at a solution (Levenberg-Marquardt-like local
- * convergence, Yamashita & Fukushima 2001). Globalisation: the full step
- * if it passes Armijo's test psi(r + dr) <= (1 - 2 sigma) psi(r) on
- * psi = 1/2 |Phi|^2 (the decrease of an exact Newton step, whose
- * directional derivative is -2 psi); else the step length of least psi
- * among the halvings (each with Armijo's test) and the points just past
- * each contact's first change of piece along the line (taken if psi
- * decreases: psi is piecewise smooth along the line and flat on a piece
- * where sticking contacts move along the null space of W towards the
- * cone's border, the motion that redundant contact sets need). When no
- * step length decreases psi the boost grows by 10 (the step turns
+ * convergence, Yamashita & Fukushima 2001). Globalisation: a nonmonotone
+ * Armijo line search (Grippo, Lampariello & Lucidi 1986): the first of the
+ * step lengths 1, 1/2, 1/4, ... with
+ *     psi(r + alpha dr) <= psi_ref - 2 sigma alpha psi(r),
+ * psi = 1/2 |Phi|^2 (-2 psi: its directional derivative along an exact
+ * Newton step), psi_ref the largest psi of the current and the last
+ * NSN_MEMORY (15) iterates of the rung. If that is not the full step, the
+ * point just past a contact's first change of piece along the line
+ * replaces it when its psi is lower; with no step length accepted, such a
+ * point is taken if it decreases psi (psi is piecewise smooth along the
+ * line and flat on a piece where sticking contacts move along the null
+ * space of W towards the cone's border, the motion that redundant contact
+ * sets need). When no step is taken the boost grows by 10 (the step turns
  * towards the proximal fixed-point step r - Phi / eps); it shrinks by 10
- * after each accepted step.
+ * after each accepted step. The nonmonotone reference lets the iteration
+ * cross the kinks where a monotone search crawls: on the poured pile's
+ * groups a monotone search took steps of 1/32 or less that lowered psi by
+ * a few per cent, each ending just short of the same contact's change of
+ * piece (docs/solvers.md, "Session 10: against Siconos' NSN-AC").
  *
  * The rho ladder. Phi = 0 has the same solutions for every rho, but the
  * Newton iteration does not behave the same: with a small rho_t a contact
@@ -48,9 +55,16 @@
  * problem (docs/solvers.md), so the method runs up to NSN_RUNGS rungs,
  * rho = base * (1, 1), (1e3, 1e3), (1, 1e6), (1e-2, 1e6) for (normal,
  * tangent) rows, each from the best point of the previous ones, until the
- * error is <= tol. The method stops when the
- * library's error measure (mcd_fc3d_error) is <= tol. Dense LU (LAPACK
- * dgetrf) of the n x n Newton matrix; no allocation. */
+ * error is <= tol. A rung ends after max_iter iterations, or when no step
+ * decreases psi even with the largest boost, or when it stalls: psi has
+ * not fallen below half its last mark (the psi that last halved the mark
+ * before it) for NSN_STALL (50) iterations. A nonmonotone iteration that
+ * does not converge on a rung cycles among a few pieces, and the stall
+ * test hands the best point to the next rung instead of spending max_iter
+ * there, so a stalling rung ends alike whatever max_iter (> NSN_STALL).
+ * The method stops when the library's error measure (mcd_fc3d_error) is
+ * <= tol. Dense LU (LAPACK dgetrf) of the n x n Newton matrix; no
+ * allocation. */
 #ifndef MCDYN_SOLVER_NSN_ALART_CURNIER_H
 #define MCDYN_SOLVER_NSN_ALART_CURNIER_H
 
