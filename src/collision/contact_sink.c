@@ -1,11 +1,14 @@
 /* Collecting one detection's contact points (src/collision/collision_internal.h):
  * the activation-distance test (the closed forms' delta, Bullet's pairs'
  * max(delta, bullet_activation_distance)), the A/B convention of collision.h, the
- * merging of duplicates. Points of one pair arrive together (one
- * narrowphase call or one closed form; the shim visits the pairs in the
- * order of their geom indices), so duplicates are looked for among the
- * current pair's points only. */
+ * merging of duplicates, the reduction of coplanar manifolds to their hull
+ * vertices. Points of one pair arrive together (one narrowphase call or one
+ * closed form; the shim visits the pairs in the order of their geom
+ * indices), so duplicates are looked for among the current pair's points
+ * only, and the points of one body pair are reduced when the next body
+ * pair begins (or the detection ends). */
 #include "collision_internal.h"
+#include "contact_manifold.h"
 
 #include <string.h>
 
@@ -18,7 +21,17 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
     s->n = 0;
     s->overflow = 0;
     s->pair_start = 0;
+    s->bodies_start = 0;
     s->cur_a = s->cur_b = -1;
+}
+
+/* The points of the current body pair, from bodies_start, reduced to the
+ * hull vertices of their coplanar manifolds (contact_manifold.h). */
+static void reduce_bodies(mcd_contact_sink *s)
+{
+    s->n = s->bodies_start +
+           mcd_contact_manifold_reduce(s->c + s->bodies_start, s->n - s->bodies_start);
+    s->bodies_start = s->n;
 }
 
 /* Stores the point if gap <= limit; closed_form as mcd_contact says. */
@@ -55,6 +68,9 @@ static void store(mcd_contact_sink *s, int ga, int gb, const double normal[3],
     mcd_v3_scale(c.pos, c.pos, 0.5);
 
     if (c.geom_a != s->cur_a || c.geom_b != s->cur_b) {
+        if (s->cur_a >= 0 &&
+            (m->geom[s->cur_a].body != c.body_a || m->geom[s->cur_b].body != c.body_b))
+            reduce_bodies(s);
         s->cur_a = c.geom_a, s->cur_b = c.geom_b;
         s->pair_start = s->n;
     }
@@ -89,4 +105,9 @@ void mcd_contact_sink_add_bullet(mcd_contact_sink *s, int ga, int gb, const doub
                                  const double point_b[3], double gap)
 {
     store(s, ga, gb, normal, point_b, gap, s->w->bullet_delta, 0);
+}
+
+void mcd_contact_sink_finish(mcd_contact_sink *s)
+{
+    reduce_bodies(s);
 }
