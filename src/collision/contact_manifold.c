@@ -13,13 +13,14 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 /* One manifold in the tangent plane of its mean normal. */
 typedef struct projection {
     int m;
     double u[MCD_MANIFOLD_MAX], v[MCD_MANIFOLD_MAX];   /* midpoints about their centroid */
     double ha[MCD_MANIFOLD_MAX], hb[MCD_MANIFOLD_MAX]; /* point_a, point_b along eta */
-    double tau;                                        /* flatness and hull tolerance [m] */
+    double tau, tau2; /* flatness and hull tolerance [m], its square */
 } projection;
 
 static int same_manifold(const mcd_contact *a, const mcd_contact *b)
@@ -27,7 +28,7 @@ static int same_manifold(const mcd_contact *a, const mcd_contact *b)
     double d[3];
     mcd_v3_sub(d, a->normal, b->normal);
     return a->body_a == b->body_a && a->body_b == b->body_b &&
-           mcd_v3_norm(d) <= MCD_MANIFOLD_NORMAL;
+           mcd_v3_dot(d, d) <= MCD_MANIFOLD_NORMAL * MCD_MANIFOLD_NORMAL;
 }
 
 /* The end of the manifold of the consecutive points from k. */
@@ -53,22 +54,25 @@ static void tangent_frame(const double eta[3], double t1[3], double t2[3])
 
 static void project(const mcd_contact *c, int m, projection *p)
 {
-    double eta[3] = {0, 0, 0}, t1[3], t2[3], o[3] = {0, 0, 0}, r = 0, x = 0;
+    double eta[3] = {0, 0, 0}, t1[3], t2[3], o[3] = {0, 0, 0}, r2 = 0, x = 0;
     for (int i = 0; i < m; i++) mcd_v3_add(eta, eta, c[i].normal), mcd_v3_add(o, o, c[i].pos);
     mcd_v3_scale(eta, eta, 1.0 / mcd_v3_norm(eta));
     mcd_v3_scale(o, o, 1.0 / m);
     tangent_frame(eta, t1, t2);
+    const double level = mcd_v3_dot(eta, o);
     p->m = m;
     for (int i = 0; i < m; i++) {
         double d[3];
         mcd_v3_sub(d, c[i].pos, o);
         p->u[i] = mcd_v3_dot(t1, d), p->v[i] = mcd_v3_dot(t2, d);
-        p->ha[i] = mcd_v3_dot(eta, c[i].point_a) - mcd_v3_dot(eta, o);
-        p->hb[i] = mcd_v3_dot(eta, c[i].point_b) - mcd_v3_dot(eta, o);
-        r = fmax(r, hypot(p->u[i], p->v[i]));
-        for (int j = 0; j < 3; j++) x = fmax(x, fabs(c[i].pos[j]));
+        p->ha[i] = mcd_v3_dot(eta, c[i].point_a) - level;
+        p->hb[i] = mcd_v3_dot(eta, c[i].point_b) - level;
+        const double d2 = p->u[i] * p->u[i] + p->v[i] * p->v[i];
+        if (d2 > r2) r2 = d2;
+        for (int j = 0; j < 3; j++) x = fabs(c[i].pos[j]) > x ? fabs(c[i].pos[j]) : x;
     }
-    p->tau = MCD_MANIFOLD_RELATIVE * r + MCD_MANIFOLD_ROUNDING * DBL_EPSILON * x;
+    p->tau = MCD_MANIFOLD_RELATIVE * sqrt(r2) + MCD_MANIFOLD_ROUNDING * DBL_EPSILON * x;
+    p->tau2 = p->tau * p->tau;
 }
 
 /* (a - o) x (b - o) in the tangent plane. */
@@ -77,9 +81,19 @@ static double cross(const projection *p, int o, int a, int b)
     return (p->u[a] - p->u[o]) * (p->v[b] - p->v[o]) - (p->v[a] - p->v[o]) * (p->u[b] - p->u[o]);
 }
 
-static double dist(const projection *p, int a, int b)
+/* The squared distance of points a and b in the tangent plane. */
+static double dist2(const projection *p, int a, int b)
 {
-    return hypot(p->u[a] - p->u[b], p->v[a] - p->v[b]);
+    const double du = p->u[a] - p->u[b], dv = p->v[a] - p->v[b];
+    return du * du + dv * dv;
+}
+
+/* 1 if the point a of the turn (o, a, b) lies inside the chord from o to b
+ * or within tau outside it: (a - o) x (b - o) <= tau |b - o|. */
+static int within_chord(const projection *p, int o, int a, int b)
+{
+    const double t = cross(p, o, a, b);
+    return t <= 0 || t * t <= p->tau2 * dist2(p, o, b);
 }
 
 /* The point farthest from point o (o = -1: from the centroid). */
@@ -88,7 +102,7 @@ static int farthest(const projection *p, int o)
     int best = 0;
     double dmax = -1;
     for (int i = 0; i < p->m; i++) {
-        double d = o < 0 ? hypot(p->u[i], p->v[i]) : dist(p, i, o);
+        double d = o < 0 ? p->u[i] * p->u[i] + p->v[i] * p->v[i] : dist2(p, i, o);
         if (d > dmax) dmax = d, best = i;
     }
     return best;
@@ -135,9 +149,9 @@ static int affine(const projection *p, const double *f, int dim, int i0, int i1,
 static int flat_dimension(const projection *p)
 {
     const int i0 = farthest(p, -1), i1 = farthest(p, i0), i2 = farthest_from_line(p, i0, i1);
-    const double d01 = dist(p, i0, i1);
-    if (d01 <= p->tau) return 0;
-    const int dim = fabs(cross(p, i0, i1, i2)) <= p->tau * d01 ? 1 : 2;
+    const double d01 = dist2(p, i0, i1), t = cross(p, i0, i1, i2);
+    if (d01 <= p->tau2) return 0;
+    const int dim = t * t <= p->tau2 * d01 ? 1 : 2;
     if (!affine(p, p->ha, dim, i0, i1, i2) || !affine(p, p->hb, dim, i0, i1, i2)) return -1;
     return dim;
 }
@@ -160,7 +174,7 @@ static void sort_points(const projection *p, int *idx)
  * from the one before them to q; returns the new k. */
 static int pop_flat(const projection *p, const int *h, int k, int lo, int q)
 {
-    while (k >= lo + 2 && cross(p, h[k - 2], h[k - 1], q) <= p->tau * dist(p, q, h[k - 2])) k--;
+    while (k >= lo + 2 && within_chord(p, h[k - 2], h[k - 1], q)) k--;
     return k;
 }
 
@@ -185,7 +199,7 @@ static int hull(const projection *p, const int *idx, int *h)
      * exact hull; within tau of the chord of their neighbours they are not */
     for (int i = 0; k > 2 && i < k;) {
         const int prev = h[(i + k - 1) % k], next = h[(i + 1) % k];
-        if (cross(p, prev, h[i], next) <= p->tau * dist(p, next, prev)) {
+        if (within_chord(p, prev, h[i], next)) {
             for (int j = i; j < k - 1; j++) h[j] = h[j + 1];
             k--;
             i = 0;
@@ -196,26 +210,32 @@ static int hull(const projection *p, const int *idx, int *h)
     return k;
 }
 
-/* Marks in keep the points of manifold c[0 .. m) to keep. */
-static void select_points(const mcd_contact *c, int m, unsigned char *keep)
+/* Marks in keep the points of manifold c[0 .. m) to keep (m <=
+ * MCD_MANIFOLD_MAX) and returns their number; m when it keeps them all,
+ * with keep then undefined. The flatness is tested only when the hull
+ * drops a point. */
+static int select_points(const mcd_contact *c, int m, unsigned char *keep)
 {
-    projection p = {0}; /* zeroed: gcc cannot see that project() fills what is read */
+    if (m < 3) return m; /* two points are their own hull */
+    projection p;
     int idx[MCD_MANIFOLD_MAX], h[2 * MCD_MANIFOLD_MAX];
     project(c, m, &p);
+    for (int i = 0; i < m; i++) idx[i] = i;
+    sort_points(&p, idx);
+    const int k = hull(&p, idx, h);
+    if (k == m) return m;
     const int dim = flat_dimension(&p);
-    for (int i = 0; i < m; i++) keep[i] = dim < 0;
-    if (dim < 0) return;
+    if (dim < 0) return m;
+    for (int i = 0; i < m; i++) keep[i] = 0;
     if (dim == 0) { /* one point: the deepest */
         int best = 0;
         for (int i = 1; i < m; i++)
             if (c[i].gap < c[best].gap) best = i;
         keep[best] = 1;
-        return;
+        return 1;
     }
-    for (int i = 0; i < m; i++) idx[i] = i;
-    sort_points(&p, idx);
-    const int k = hull(&p, idx, h);
     for (int i = 0; i < k; i++) keep[h[i]] = 1;
+    return k;
 }
 
 /* The kept points of src[0 .. m) copied in order to dst (dst <= src);
@@ -223,14 +243,13 @@ static void select_points(const mcd_contact *c, int m, unsigned char *keep)
 static int reduce_one(mcd_contact *dst, const mcd_contact *src, int m)
 {
     unsigned char keep[MCD_MANIFOLD_MAX];
-    if (m < 3 || m > MCD_MANIFOLD_MAX) {
-        for (int i = 0; i < m; i++) dst[i] = src[i];
+    const int n = m <= MCD_MANIFOLD_MAX ? select_points(src, m, keep) : m;
+    if (n == m) {
+        if (dst != src) memmove(dst, src, (size_t)m * sizeof *dst);
         return m;
     }
-    select_points(src, m, keep);
-    int n = 0;
-    for (int i = 0; i < m; i++)
-        if (keep[i]) dst[n++] = src[i];
+    for (int i = 0, j = 0; i < m; i++)
+        if (keep[i]) dst[j++] = src[i];
     return n;
 }
 

@@ -25,12 +25,26 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
     s->cur_a = s->cur_b = -1;
 }
 
+/* 1 if c[0 .. n) all come from one closed form (contact_analytic.c,
+ * contact_plane.c): a shape's support polygon against a plane (a box
+ * face's corners, an upright cylinder's square of rim points, a capsule's
+ * two ends) or one point, each a vertex of the points' hull by
+ * construction. */
+static int one_closed_form(const mcd_contact *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!c[i].closed_form || c[i].geom_a != c[0].geom_a || c[i].geom_b != c[0].geom_b) return 0;
+    return 1;
+}
+
 /* The points of the current body pair, from bodies_start, reduced to the
- * hull vertices of their coplanar manifolds (contact_manifold.h). */
+ * hull vertices of their coplanar manifolds (contact_manifold.h); a single
+ * closed form's points are that already. */
 static void reduce_bodies(mcd_contact_sink *s)
 {
-    s->n = s->bodies_start +
-           mcd_contact_manifold_reduce(s->c + s->bodies_start, s->n - s->bodies_start);
+    mcd_contact *c = s->c + s->bodies_start;
+    const int n = s->n - s->bodies_start;
+    if (!one_closed_form(c, n)) s->n = s->bodies_start + mcd_contact_manifold_reduce(c, n);
     s->bodies_start = s->n;
 }
 
