@@ -4,11 +4,11 @@
  *
  * Each manifold is projected on the tangent plane of its mean normal eta:
  * coordinates (u, v) of the points' midpoints, heights along eta of the
- * points on A and on B. It is flat when both heights are affine functions
- * of (u, v) within tau; then the vertices of the convex hull of the (u, v)
- * (Andrew's monotone chain, points within tau of a hull edge dropped) are
- * kept. Work per manifold: O(m^2) for m <= MCD_MANIFOLD_MAX points (the
- * insertion sort), O(m) otherwise. */
+ * points on A and on B. The convex hull of the (u, v) is found (Andrew's
+ * monotone chain, points within tau of a hull edge dropped); when it drops
+ * a point and the manifold is flat (both heights affine functions of
+ * (u, v) within tau), only its vertices are kept. Work per manifold: O(m^2)
+ * for m <= MCD_MANIFOLD_MAX points (the insertion sort), O(m) otherwise. */
 #include "contact_manifold.h"
 
 #include <float.h>
