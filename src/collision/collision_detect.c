@@ -76,6 +76,7 @@ mcd_status mcd_collision_detect(mcd_collision_world *w, const mcd_model *m, cons
     mcd_contact_sink sink;
     mcd_contact_sink_init(&sink, w, contacts, capacity);
     mcd_bt_detect(w->bt, on_pair, on_point, &sink);
+    mcd_contact_sink_finish(&sink);
     *ncontacts = sink.n;
     if (contacts == w->buf) w->nbuf = sink.n;
     if (sink.overflow > 0)

@@ -33,7 +33,9 @@ void mcd_collision_fill_pairs(mcd_collision_world *w, const mcd_collision_option
 
 /* Receives the contact points of one detection: filters gap <= delta, puts
  * the world as B and the higher body as A, merges duplicates of a pair,
- * stores up to capacity points. */
+ * stores up to capacity points, and reduces the coplanar manifolds of each
+ * body pair to their hull vertices (contact_manifold.h) once the pair's
+ * points are in. */
 typedef struct mcd_contact_sink {
     const mcd_collision_world *w;
     mcd_contact *c;
@@ -41,12 +43,16 @@ typedef struct mcd_contact_sink {
     int n;            /* points stored */
     long overflow;    /* points that did not fit */
     int pair_start;   /* first stored point of the current pair */
+    int bodies_start; /* first stored point of the current body pair */
     int cur_a, cur_b; /* geoms (A, B) of the current pair, -1 before the first */
 } mcd_contact_sink;
 
 /* An empty sink writing into c[0 .. capacity). */
 void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mcd_contact *c,
                            int capacity);
+
+/* Reduces the last body pair's points: call once the detection is done. */
+void mcd_contact_sink_finish(mcd_contact_sink *s);
 
 /* Adds one point of a closed form between geoms ga and gb if gap <= delta:
  * normal from gb to ga, point_b on gb, gap = signed distance (the point on

@@ -1,11 +1,14 @@
 /* Collecting one detection's contact points (src/collision/collision_internal.h):
  * the activation-distance test (the closed forms' delta, Bullet's pairs'
  * max(delta, bullet_activation_distance)), the A/B convention of collision.h, the
- * merging of duplicates. Points of one pair arrive together (one
- * narrowphase call or one closed form; the shim visits the pairs in the
- * order of their geom indices), so duplicates are looked for among the
- * current pair's points only. */
+ * merging of duplicates, the reduction of coplanar manifolds to their hull
+ * vertices. Points of one pair arrive together (one narrowphase call or one
+ * closed form; the shim visits the pairs in the order of their geom
+ * indices), so duplicates are looked for among the current pair's points
+ * only, and the points of one body pair are reduced when the next body
+ * pair begins (or the detection ends). */
 #include "collision_internal.h"
+#include "contact_manifold.h"
 
 #include <string.h>
 
@@ -18,7 +21,31 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
     s->n = 0;
     s->overflow = 0;
     s->pair_start = 0;
+    s->bodies_start = 0;
     s->cur_a = s->cur_b = -1;
+}
+
+/* 1 if c[0 .. n) all come from one closed form (contact_analytic.c,
+ * contact_plane.c): a shape's support polygon against a plane (a box
+ * face's corners, an upright cylinder's square of rim points, a capsule's
+ * two ends) or one point, each a vertex of the points' hull by
+ * construction. */
+static int one_closed_form(const mcd_contact *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!c[i].closed_form || c[i].geom_a != c[0].geom_a || c[i].geom_b != c[0].geom_b) return 0;
+    return 1;
+}
+
+/* The points of the current body pair, from bodies_start, reduced to the
+ * hull vertices of their coplanar manifolds (contact_manifold.h); a single
+ * closed form's points are that already. */
+static void reduce_bodies(mcd_contact_sink *s)
+{
+    mcd_contact *c = s->c + s->bodies_start;
+    const int n = s->n - s->bodies_start;
+    if (!one_closed_form(c, n)) s->n = s->bodies_start + mcd_contact_manifold_reduce(c, n);
+    s->bodies_start = s->n;
 }
 
 /* Stores the point if gap <= limit; closed_form as mcd_contact says. */
@@ -55,6 +82,9 @@ static void store(mcd_contact_sink *s, int ga, int gb, const double normal[3],
     mcd_v3_scale(c.pos, c.pos, 0.5);
 
     if (c.geom_a != s->cur_a || c.geom_b != s->cur_b) {
+        if (s->cur_a >= 0 &&
+            (m->geom[s->cur_a].body != c.body_a || m->geom[s->cur_b].body != c.body_b))
+            reduce_bodies(s);
         s->cur_a = c.geom_a, s->cur_b = c.geom_b;
         s->pair_start = s->n;
     }
@@ -89,4 +119,9 @@ void mcd_contact_sink_add_bullet(mcd_contact_sink *s, int ga, int gb, const doub
                                  const double point_b[3], double gap)
 {
     store(s, ga, gb, normal, point_b, gap, s->w->bullet_delta, 0);
+}
+
+void mcd_contact_sink_finish(mcd_contact_sink *s)
+{
+    reduce_bodies(s);
 }
