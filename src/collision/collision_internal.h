@@ -34,7 +34,7 @@ void mcd_collision_fill_pairs(mcd_collision_world *w, const mcd_collision_option
 /* Receives the contact points of one detection: filters gap <= delta, puts
  * the world as B and the higher body as A, merges duplicates of a pair,
  * stores up to capacity points, and reduces the coplanar manifolds of each
- * body pair to their hull vertices (contact_manifold.h) once the pair's
+ * geom pair to their hull vertices (contact_manifold.h) once the pair's
  * points are in. */
 typedef struct mcd_contact_sink {
     const mcd_collision_world *w;
@@ -43,7 +43,6 @@ typedef struct mcd_contact_sink {
     int n;            /* points stored */
     long overflow;    /* points that did not fit */
     int pair_start;   /* first stored point of the current pair */
-    int bodies_start; /* first stored point of the current body pair */
     int cur_a, cur_b; /* geoms (A, B) of the current pair, -1 before the first */
 } mcd_contact_sink;
 

@@ -5,8 +5,8 @@
  * vertices. Points of one pair arrive together (one narrowphase call or one
  * closed form; the shim visits the pairs in the order of their geom
  * indices), so duplicates are looked for among the current pair's points
- * only, and the points of one body pair are reduced when the next body
- * pair begins (or the detection ends). */
+ * only, and they are reduced when the next pair begins (or the detection
+ * ends). */
 #include "collision_internal.h"
 #include "contact_manifold.h"
 
@@ -21,7 +21,6 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
     s->n = 0;
     s->overflow = 0;
     s->pair_start = 0;
-    s->bodies_start = 0;
     s->cur_a = s->cur_b = -1;
 }
 
@@ -37,15 +36,16 @@ static int one_closed_form(const mcd_contact *c, int n)
     return 1;
 }
 
-/* The points of the current body pair, from bodies_start, reduced to the
+/* The points of the current geom pair, from pair_start, reduced to the
  * hull vertices of their coplanar manifolds (contact_manifold.h); a single
- * closed form's points are that already. */
-static void reduce_bodies(mcd_contact_sink *s)
+ * closed form's points are that already. Only one geom pair's points: two
+ * geoms of a body (plate64's sphere feet, a foot and a shin) are contacts
+ * of their own, whose forces are read one by one (docs/collision.md). */
+static void reduce_pair(mcd_contact_sink *s)
 {
-    mcd_contact *c = s->c + s->bodies_start;
-    const int n = s->n - s->bodies_start;
-    if (!one_closed_form(c, n)) s->n = s->bodies_start + mcd_contact_manifold_reduce(c, n);
-    s->bodies_start = s->n;
+    mcd_contact *c = s->c + s->pair_start;
+    const int n = s->n - s->pair_start;
+    if (n > 0 && !one_closed_form(c, n)) s->n = s->pair_start + mcd_contact_manifold_reduce(c, n);
 }
 
 /* Stores the point if gap <= limit; closed_form as mcd_contact says. */
@@ -82,9 +82,7 @@ static void store(mcd_contact_sink *s, int ga, int gb, const double normal[3],
     mcd_v3_scale(c.pos, c.pos, 0.5);
 
     if (c.geom_a != s->cur_a || c.geom_b != s->cur_b) {
-        if (s->cur_a >= 0 &&
-            (m->geom[s->cur_a].body != c.body_a || m->geom[s->cur_b].body != c.body_b))
-            reduce_bodies(s);
+        reduce_pair(s);
         s->cur_a = c.geom_a, s->cur_b = c.geom_b;
         s->pair_start = s->n;
     }
@@ -123,5 +121,5 @@ void mcd_contact_sink_add_bullet(mcd_contact_sink *s, int ga, int gb, const doub
 
 void mcd_contact_sink_finish(mcd_contact_sink *s)
 {
-    reduce_bodies(s);
+    reduce_pair(s);
 }

@@ -240,6 +240,29 @@ START_TEST(box_on_box_four_points_under_small_yaw)
 }
 END_TEST
 
+/* Three spheres of one free body in a row, 1 um into the ground plane:
+ * collinear points, each the contact of its own geom (as plate64's feet),
+ * so all three stay: the reduction works on one geom pair's points. */
+START_TEST(geoms_of_one_body_are_not_merged)
+{
+    scene s;
+    mcd_error err = {0};
+    scene_begin(&s);
+    int body = scene_free_body(&s, "bar");
+    scene_geom(&s, -1, MCD_GEOM_PLANE, 0, 0, 0, NULL, NULL);
+    for (int i = 0; i < 3; i++) {
+        mcd_pose at = pose_rpy(0, 0, 0, 0.1 * (i - 1), 0, 0);
+        scene_geom(&s, body, MCD_GEOM_SPHERE, 0.02, 0, 0, &at, NULL);
+    }
+    mcd_collision_options o = mcd_collision_options_default();
+    ck_assert_msg(scene_finish(&s, &o, &err) == MCD_OK, "%s", err.msg);
+    scene_place(&s, "bar", 0, 0, 0.02 - 1e-6, NULL);
+    ck_assert_int_eq(scene_detect(&s, &err), MCD_OK);
+    ck_assert_int_eq(s.n, 3);
+    scene_free(&s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("collision-manifold");
@@ -251,6 +274,7 @@ int main(void)
     tcase_add_test(tc, tolerances);
     tcase_add_test(tc, manifolds_reduced_one_by_one);
     tcase_add_test(tc, box_on_box_four_points_under_small_yaw);
+    tcase_add_test(tc, geoms_of_one_body_are_not_merged);
     suite_add_tcase(su, tc);
     return run_suite(su);
 }
