@@ -62,6 +62,21 @@
  *    3.5e-11 of the largest; the box block: 8.9e-10, and pivoting on it
  *    made B^{-1} 1e9 and the path end on a ray with z0 = 1.8), and their
  *    shifts are harmless;
+ *  - the complementary neighbour of a ray (session 10): before a ray is
+ *    reported, the complementary basis next to it (z0 replaced by the
+ *    variable that left at the last pivot: the entering variable cannot
+ *    replace z0, which does not decrease along the ray) is solved afresh
+ *    by LU with the true b, and kept as the solution if no value is below
+ *    -(delta + LEMKE_SHIFT_TOL times the scale): clipping them changes b
+ *    by no more than the second pass allows. The ray is one of the
+ *    shifted problem; when z0 is at the level of the shifts, the solution
+ *    of the unshifted one can sit in that neighbour. models/box_block:
+ *    groups of 72 rows whose first path ended on a ray with z0 = 1.6e-9
+ *    after shifts of 2.4e-9 (an entry of 6e-8 of the column's largest
+ *    taken as zero), and whose second pass pivoted on 6e-8 and then
+ *    6e-10 of the column and ended on a numerically singular basis
+ *    (errors 2e-2 to 6e13); the neighbour solves them to 1e-12 or better
+ *    (tests/solver/test_lemke_box_block.c);
  *  - the minimum-ratio test is Harris' two-pass test: theta = min over
  *    candidates of (x_i + delta) / a_i, and every row with
  *    x_i <= theta a_i ties; whichever of them leaves, every other basic
@@ -395,6 +410,37 @@ static int shifted_beyond_limit(int m, const double *A, const double *b, const m
     return shift > zero_band(scale, error) + LEMKE_SHIFT_TOL * scale;
 }
 
+/* The complementary neighbour of a ray: in the basis of the ray, z0 is
+ * replaced by the complement of the entering variable (the variable that
+ * left at the last pivot), and that basis is solved afresh by LU with the
+ * true b (no shifts). Kept, as the solution, if every value is >= -(delta +
+ * LEMKE_SHIFT_TOL scale), delta and the scale those of the ray's basis:
+ * clipping them to 0 changes b by no more than the second pass's limit on
+ * the bound shifts (see the top of the file). Returns whether it was kept;
+ * else the basis is left as it was (w->B and w->col are overwritten). */
+static int complete_ray(int m, const double *A, const double *b, const mcd_lemke_ws *w,
+                        int entering)
+{
+    double scale, error;
+    noise(m, A, w, &scale, &error);
+    double lowest = -(zero_band(scale, error) + LEMKE_SHIFT_TOL * scale);
+    int r = z0_row(m, w);
+    w->basis[r] = complement(m, entering);
+    int kept = factor_basis(m, A, w);
+    if (kept) {
+        int one = 1, info;
+        memcpy(w->col, b, (size_t)m * sizeof *w->col);
+        dgetrs_("N", &m, &one, w->B, &m, w->ipiv, w->col, &m, &info);
+        for (int i = 0; i < m && kept; i++) kept = w->col[i] >= lowest;
+    }
+    if (kept) {
+        memcpy(w->xB, w->col, (size_t)m * sizeof *w->xB);
+    } else {
+        w->basis[r] = z0_index(m);
+    }
+    return kept;
+}
+
 /* One Lemke path from the start (mcd_lemke; shift_limit as leaving_row). */
 static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
                              const mcd_lemke_ws *w, double shift_limit, int *pivots)
@@ -408,7 +454,11 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
         entering_column(m, A, w, entering);
         if (k > 0) r = leaving_row(m, A, w, entering, &fresh, &lu_floor, shift_limit);
         if (r == -2) return MCD_OK; /* z0 = 0 up to the shifts: solved */
-        if (r < 0) return MCD_ERR_INFEASIBLE;
+        if (r < 0) {                /* a ray: its complementary neighbour, else a ray */
+            if (!complete_ray(m, A, b, w, entering)) return MCD_ERR_INFEASIBLE;
+            ++*pivots; /* z0 left the basis */
+            return MCD_OK;
+        }
         pivot(m, w, r);
         ++*pivots;
         fresh = 0;

@@ -6,9 +6,12 @@
  * the measured error of the basic values grows (above a threshold and
  * well above its level right after the last LU); ties are judged against
  * that error (scale-aware, see lemke.c); at the end the basic values are
- * recomputed from an LU factorization of the final basis. A path that ends
- * on a ray after bound shifts beyond a limit is run again from the start
- * with that limit on the shifts (lemke.c). */
+ * recomputed from an LU factorization of the final basis. Before a ray is
+ * reported, its complementary neighbour (z0 replaced by the variable that
+ * left last) is solved afresh with the true b and returned if its values
+ * are >= 0 up to the shift limit below. A path that ends on a ray after
+ * bound shifts beyond a limit is run again from the start with that limit
+ * on the shifts (lemke.c). */
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
