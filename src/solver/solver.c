@@ -41,11 +41,13 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
 /* Problems of at least this many unknowns are large for mncp-plm's chain:
- * its fixed-point stage runs right after the first polish, before the NSN
- * stages, its first run with theta = 1 fixed. On the sphere piles' groups
- * (201-360 unknowns) the NSN stages fail and take 10-50 s; every group of
- * the other scenes that reaches the chain has at most 78 (docs/solvers.md,
- * "The sphere pile"). */
+ * its proximal stage (the NSN inside, Siconos' rule) runs right after the
+ * first polish, then the fixed-point stage with theta = 1 fixed, both
+ * before the NSN stages. On the sphere piles' groups (201-360 unknowns)
+ * the NSN stages fail and take 10-50 s, and the proximal stage solves the
+ * groups where the fixed point fails; every group of the other scenes
+ * that reaches the chain has at most 78 (docs/solvers.md, "The sphere
+ * pile", "Session 10"). */
 #define CHAIN_LARGE_N 150
 /* The workspace vector in which a stage keeps the chain's best point: one
  * that neither mncp-nsn nor mncp-fixpoint (vectors 8-13) uses. */
@@ -491,7 +493,7 @@ static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd
  * NSN stage after them 4 more, the proximal stage none, at 0.65 s of CPU
  * per step against 0.60 s with the fixed point last, which solved 80
  * (docs/solvers.md, "The A1 drops that stop or grind"). Large problems,
- * right after the first polish: from zero with theta = 1 fixed, then from
+ * after the first polish and the proximal stage: from zero with theta = 1 fixed, then from
  * the best point, adaptive; on the sphere piles' groups every halving of
  * theta slows the iteration, and the plain one converges where the
  * adaptive one stalls (docs/solvers.md, "The sphere pile"), linearly and
@@ -551,6 +553,7 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
         return st;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
+    if (large && proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (large && fixpoint_stage(ws, p, o, large_starts, LARGE_STARTS, r, u, stats) == MCD_OK)
         return MCD_OK;
     if (nsn_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
