@@ -29,17 +29,25 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
 #define LEMKE_PIVOTS_PER_ROW 50    /* default Lemke pivots: 50 n */
 #define RLM_LAMBDA0          1e-3  /* Sec. 5.1 */
 #define PLM_LAMBDA           1e-16 /* Sec. 5.2 */
-#define PROX_MAX_OUTER       30    /* outer iterations of the proximal stage */
+#define PROX_MAX_OUTER       30    /* outer iterations of the MLCP proximal stage */
 #define PROX_BUDGET          3     /* its inner iterations: at most this times max_iter */
+/* The fc3d proximal stage (Siconos' rule, the NSN inside): its outer
+ * iterations, its inner NSN iterations in all, and per rho rung of one
+ * inner solve. */
+#define PROX_NSN_MAX_OUTER 200
+#define PROX_NSN_BUDGET    5000
+#define PROX_NSN_ITER      20
 /* iterations per rho rung of the NSN stages of mncp-plm's chain: on singular
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
 /* Problems of at least this many unknowns are large for mncp-plm's chain:
- * its fixed-point stage runs right after the first polish, before the NSN
- * stages, its first run with theta = 1 fixed. On the sphere piles' groups
- * (201-360 unknowns) the NSN stages fail and take 10-50 s; every group of
- * the other scenes that reaches the chain has at most 78 (docs/solvers.md,
- * "The sphere pile"). */
+ * its proximal stage (the NSN inside, Siconos' rule) runs right after the
+ * first polish, then the fixed-point stage with theta = 1 fixed, both
+ * before the NSN stages. On the sphere piles' groups (201-360 unknowns)
+ * the NSN stages fail and take 10-50 s, and the proximal stage solves the
+ * groups where the fixed point fails; every group of the other scenes
+ * that reaches the chain has at most 78 (docs/solvers.md, "The sphere
+ * pile", "Session 10"). */
 #define CHAIN_LARGE_N 150
 /* The workspace vector in which a stage keeps the chain's best point: one
  * that neither mncp-nsn nor mncp-fixpoint (vectors 8-13) uses. */
@@ -276,10 +284,11 @@ static mcd_status honest(mcd_status st, const mcd_solver_stats *stats, const mcd
 
 /* The proximal stage (proximal.h) on an MLCP or a frictional-contact
  * problem: the shifted problem lives in sub_mlcp / sub_fc3d, whose M / W
- * and q point into the workspace. */
+ * and q point into the workspace. The MLCP's inner solver is PFB-PLM
+ * (MCD_PROX_RULE_STEPS), the fc3d's mncp-nsn (MCD_PROX_RULE_ERROR). */
 typedef struct prox_ctx {
     const mcd_solver_ws *ws;
-    mcd_solver_kind inner; /* the PLM of the problem's family */
+    mcd_solver_kind inner; /* the problem family's inner solver */
     mcd_solver_opts o;     /* warm-started inner options */
     const mcd_mlcp *mlcp;
     const mcd_fc3d *fc3d;
@@ -288,13 +297,14 @@ typedef struct prox_ctx {
     double *u; /* fc3d: the caller's u, scratch of the inner solves */
 } prox_ctx;
 
-static mcd_status prox_solve(void *c, double *x, int *iterations)
+static mcd_status prox_solve(void *c, double tol, double *x, int *iterations)
 {
     prox_ctx *pc = c;
     mcd_solver_stats s = {0};
-    mcd_status st = pc->mlcp
-                        ? solve_mlcp_pfb(pc->ws, pc->inner, &pc->sub_mlcp, &pc->o, x, &s)
-                        : solve_fc3d_lm(pc->ws, pc->inner, &pc->sub_fc3d, &pc->o, x, pc->u, &s);
+    mcd_solver_opts o = pc->o;
+    o.tol = tol;
+    mcd_status st = pc->mlcp ? solve_mlcp_pfb(pc->ws, pc->inner, &pc->sub_mlcp, &o, x, &s)
+                             : solve_fc3d_nsn(pc->ws, &pc->sub_fc3d, &o, x, pc->u, &s);
     *iterations += s.iterations;
     return st;
 }
@@ -306,9 +316,10 @@ static double prox_error(void *c, const double *x)
                     : mcd_fc3d_error(pc->fc3d, x, NULL);
 }
 
-/* The inner PLM's options: the caller's when the method is that PLM
- * (its max_iter, pfb_lambda, lm_lambda0), else the PLM's defaults; warm
- * started, with the caller's tol, without a chain of its own. */
+/* The inner solver's options: the caller's when the method is that
+ * solver (its max_iter, pfb_lambda, lm_lambda0), else the solver's
+ * defaults; warm started, with the caller's tol, without a chain of its
+ * own. */
 static prox_ctx prox_context(const mcd_solver_ws *ws, mcd_solver_kind k, mcd_solver_kind inner,
                              const mcd_solver_opts *o)
 {
@@ -319,7 +330,8 @@ static prox_ctx prox_context(const mcd_solver_ws *ws, mcd_solver_kind k, mcd_sol
     return pc;
 }
 
-static mcd_status run_proximal(prox_ctx *pc, int n, const double *M, const double *q, double *x,
+static mcd_status run_proximal(prox_ctx *pc, int n, const double *M, const double *q,
+                               mcd_prox_rule rule, int max_outer, int max_inner, double *x,
                                mcd_solver_stats *stats)
 {
     const mcd_solver_ws *ws = pc->ws;
@@ -330,12 +342,13 @@ static mcd_status run_proximal(prox_ctx *pc, int n, const double *M, const doubl
                            .qp = mcd_ws_vec(ws, 13),
                            .anchor = mcd_ws_vec(ws, 11),
                            .best = mcd_ws_vec(ws, 12),
+                           .rule = rule,
                            .ctx = pc,
                            .solve = prox_solve,
                            .error = prox_error};
     stats->stages++;
-    return mcd_proximal_solve(&pp, pc->o.tol, PROX_MAX_OUTER, PROX_BUDGET * pc->o.max_iter, x,
-                              &stats->iterations, &stats->error);
+    return mcd_proximal_solve(&pp, pc->o.tol, max_outer, max_inner, x, &stats->iterations,
+                              &stats->error);
 }
 
 static mcd_status proximal_mlcp(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
@@ -344,18 +357,21 @@ static mcd_status proximal_mlcp(const mcd_solver_ws *ws, mcd_solver_kind k, cons
     prox_ctx pc = prox_context(ws, k, MCD_SOLVER_MLCP_PFB_PLM, o);
     pc.mlcp = p;
     pc.sub_mlcp = (mcd_mlcp){p->n, ws->mat4, mcd_ws_vec(ws, 13), p->lo, p->hi};
-    return run_proximal(&pc, p->n, p->M, p->q, z, stats);
+    return run_proximal(&pc, p->n, p->M, p->q, MCD_PROX_RULE_STEPS, PROX_MAX_OUTER,
+                        PROX_BUDGET * pc.o.max_iter, z, stats);
 }
 
 static mcd_status proximal_fc3d(const mcd_solver_ws *ws, const mcd_fc3d *p,
                                 const mcd_solver_opts *o, double *r, double *u,
                                 mcd_solver_stats *stats)
 {
-    prox_ctx pc = prox_context(ws, MCD_SOLVER_MNCP_PLM, MCD_SOLVER_MNCP_PLM, o);
+    prox_ctx pc = prox_context(ws, MCD_SOLVER_MNCP_PLM, MCD_SOLVER_MNCP_NSN, o);
+    pc.o.max_iter = PROX_NSN_ITER;
     pc.fc3d = p;
     pc.u = u;
     pc.sub_fc3d = (mcd_fc3d){p->nc, p->nb, ws->mat4, mcd_ws_vec(ws, 13), p->mu};
-    mcd_status st = run_proximal(&pc, mcd_fc3d_size(p), p->W, p->q, r, stats);
+    mcd_status st = run_proximal(&pc, mcd_fc3d_size(p), p->W, p->q, MCD_PROX_RULE_ERROR,
+                                 PROX_NSN_MAX_OUTER, PROX_NSN_BUDGET, r, stats);
     mcd_dense_matvec(mcd_fc3d_size(p), p->W, r, p->q, u);
     return st;
 }
@@ -477,7 +493,7 @@ static double fixpoint_run(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd
  * NSN stage after them 4 more, the proximal stage none, at 0.65 s of CPU
  * per step against 0.60 s with the fixed point last, which solved 80
  * (docs/solvers.md, "The A1 drops that stop or grind"). Large problems,
- * right after the first polish: from zero with theta = 1 fixed, then from
+ * after the first polish and the proximal stage: from zero with theta = 1 fixed, then from
  * the best point, adaptive; on the sphere piles' groups every halving of
  * theta slows the iteration, and the plain one converges where the
  * adaptive one stalls (docs/solvers.md, "The sphere pile"), linearly and
@@ -537,6 +553,7 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
         return st;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
+    if (large && proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (large && fixpoint_stage(ws, p, o, large_starts, LARGE_STARTS, r, u, stats) == MCD_OK)
         return MCD_OK;
     if (nsn_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;
