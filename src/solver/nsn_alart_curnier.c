@@ -272,12 +272,8 @@ static void accept(nsn_state *s, double alpha)
  * smooth along the line and can be flat on the current piece, e.g.
  * sticking contacts moving along the null space of W towards the cone's
  * border); with no halving accepted, such a point is taken if it decreases
- * psi, and the full step if none does (Siconos' NSN-AC takes the full step
- * when its search fails: near the solution of a shifted problem of the
- * proximal stage, where the search fails at a kink, that step is what lets
- * the iteration leave it; docs/solvers.md, "The merged chain on the piles").
- * A step is always taken. */
-static void line_search(nsn_state *s)
+ * psi. Returns 1 if a step was taken. */
+static int line_search(nsn_state *s)
 {
     const mcd_fc3d *p = s->p;
     const mcd_nsn_ws *w = s->w;
@@ -297,9 +293,10 @@ static void line_search(nsn_state *s)
         double psi = trial_psi(s, a);
         if (psi < best_psi) best_psi = psi, best_alpha = a;
     }
-    if (best_alpha == 0.0) best_alpha = 1.0;
+    if (best_alpha == 0.0) return 0;
     remember_psi(s);
     accept(s, best_alpha);
+    return 1;
 }
 
 /* The relative size of Phi that sets eps: |Phi| / max(|r|, |rho q|). */
@@ -321,8 +318,7 @@ static void keep_if_best(nsn_state *s, int n)
 }
 
 /* Newton iterations from s->r with the current rho until the error is
- * <= tol, max_iter iterations are done, the Newton matrix stays singular
- * with the largest boost or the rung
+ * <= tol, max_iter iterations are done, no step decreases psi or the rung
  * stalls (psi has not fallen below half its last mark, the least psi that
  * halved the one before, for NSN_STALL iterations); returns the
  * iterations done. */
@@ -337,8 +333,7 @@ static int newton_run(nsn_state *s, double tol, int max_iter)
         double eps = boost * fmin(fmax(rel, NSN_EPS_MIN), NSN_EPS_MAX);
         newton_matrix(p, w->rho, s->r, s->u, eps, w->J);
         it++;
-        if (newton_step(n, w->J, w->ipiv, w->phi, w->step)) {
-            line_search(s);
+        if (newton_step(n, w->J, w->ipiv, w->phi, w->step) && line_search(s)) {
             boost = fmax(1.0, boost / 10.0);
             keep_if_best(s, n);
             if (s->psi < 0.5 * mark) mark = s->psi, it_mark = it;

@@ -37,12 +37,9 @@
  * point is taken if it decreases psi (psi is piecewise smooth along the
  * line and flat on a piece where sticking contacts move along the null
  * space of W towards the cone's border, the motion that redundant contact
- * sets need), and the full step if none does (as Siconos' NSN-AC does when
- * its search fails: inside the proximal stage it lets the iteration leave
- * a kink where the search fails; docs/solvers.md, "The merged chain on the
- * piles"). When the Newton matrix is singular the boost grows by 10 (the
- * step turns towards the proximal fixed-point step r - Phi / eps); it
- * shrinks by 10 after each step. The nonmonotone reference lets the iteration
+ * sets need). When no step is taken the boost grows by 10 (the step turns
+ * towards the proximal fixed-point step r - Phi / eps); it shrinks by 10
+ * after each accepted step. The nonmonotone reference lets the iteration
  * cross the kinks where a monotone search crawls: on the poured pile's
  * groups a monotone search took steps of 1/32 or less that lowered psi by
  * a few per cent, each ending just short of the same contact's change of
@@ -58,9 +55,8 @@
  * problem (docs/solvers.md), so the method runs up to NSN_RUNGS rungs,
  * rho = base * (1, 1), (1e3, 1e3), (1, 1e6), (1e-2, 1e6) for (normal,
  * tangent) rows, each from the best point of the previous ones, until the
- * error is <= tol. A rung ends after max_iter iterations, or when the
- * Newton matrix stays singular even with the largest boost, or when it
- * stalls: psi has
+ * error is <= tol. A rung ends after max_iter iterations, or when no step
+ * decreases psi even with the largest boost, or when it stalls: psi has
  * not fallen below half its last mark (the psi that last halved the mark
  * before it) for NSN_STALL (50) iterations. A nonmonotone iteration that
  * does not converge on a rung cycles among a few pieces, and the stall
