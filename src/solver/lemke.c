@@ -307,12 +307,12 @@ static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
     return info == 0;
 }
 
-/* x_B = B^{-1} rhs from the LU in w->B (rhs may be w->xB + m). */
-static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w)
+/* x = B^{-1} rhs from the LU in w->B (x: m values, not overlapping rhs). */
+static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w, double *x)
 {
     int one = 1, info;
-    memcpy(w->xB, rhs, (size_t)m * sizeof *w->xB);
-    dgetrs_("N", &m, &one, w->B, &m, w->ipiv, w->xB, &m, &info);
+    memcpy(x, rhs, (size_t)m * sizeof *x);
+    dgetrs_("N", &m, &one, w->B, &m, w->ipiv, x, &m, &info);
 }
 
 /* Recomputes B^{-1} and x_B = B^{-1} b' from an LU factorization of the
@@ -323,7 +323,7 @@ static void refactor(int m, const double *A, const mcd_lemke_ws *w)
 {
     if (w->refactors) ++*w->refactors;
     if (!factor_basis(m, A, w)) return;
-    solve_basic(m, w->xB + m, w);
+    solve_basic(m, w->xB + m, w, w->xB);
     for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
     memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
     for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
@@ -336,7 +336,7 @@ static void refactor(int m, const double *A, const mcd_lemke_ws *w)
  * are kept if that basis is numerically singular. */
 static void refine(int m, const double *A, const double *b, const mcd_lemke_ws *w)
 {
-    if (factor_basis(m, A, w)) solve_basic(m, b, w);
+    if (factor_basis(m, A, w)) solve_basic(m, b, w, w->xB);
 }
 
 static void extract(int m, const mcd_lemke_ws *w, double *zeta)
@@ -360,6 +360,13 @@ static int z0_row(int m, const mcd_lemke_ws *w)
 static double zero_band(double scale, double error)
 {
     return LEMKE_ZERO_TOL * scale + LEMKE_NOISE_FACTOR * error;
+}
+
+/* The change of b that the second pass allows a bound shift (and a point
+ * taken as a solution) to make: delta + LEMKE_SHIFT_TOL times the scale. */
+static double shift_allowance(double scale, double error)
+{
+    return zero_band(scale, error) + LEMKE_SHIFT_TOL * scale;
 }
 
 /* Whether the estimated error of x_B calls for an LU: above
@@ -393,7 +400,7 @@ static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int enteri
         double delta = zero_band(scale, error);
         int r = stale ? -1 : ratio_test(m, w, delta, delta + shift_limit * scale);
         if (r >= 0) return r;
-        if (*fresh) return w->xB[z0_row(m, w)] <= delta + LEMKE_SHIFT_TOL * scale ? -2 : -1;
+        if (*fresh) return w->xB[z0_row(m, w)] <= shift_allowance(scale, error) ? -2 : -1;
         refactor(m, A, w);
         entering_column(m, A, w, entering);
         *fresh = 1;
@@ -407,7 +414,7 @@ static int shifted_beyond_limit(int m, const double *A, const double *b, const m
     double scale, error, shift = 0.0;
     noise(m, A, w, &scale, &error);
     for (int i = 0; i < m; i++) shift = fmax(shift, fabs(w->xB[m + i] - b[i]));
-    return shift > zero_band(scale, error) + LEMKE_SHIFT_TOL * scale;
+    return shift > shift_allowance(scale, error);
 }
 
 /* The complementary neighbour of a ray: in the basis of the ray, z0 is
@@ -423,14 +430,12 @@ static int complete_ray(int m, const double *A, const double *b, const mcd_lemke
 {
     double scale, error;
     noise(m, A, w, &scale, &error);
-    double lowest = -(zero_band(scale, error) + LEMKE_SHIFT_TOL * scale);
+    double lowest = -shift_allowance(scale, error);
     int r = z0_row(m, w);
     w->basis[r] = complement(m, entering);
     int kept = factor_basis(m, A, w);
     if (kept) {
-        int one = 1, info;
-        memcpy(w->col, b, (size_t)m * sizeof *w->col);
-        dgetrs_("N", &m, &one, w->B, &m, w->ipiv, w->col, &m, &info);
+        solve_basic(m, b, w, w->col);
         for (int i = 0; i < m && kept; i++) kept = w->col[i] >= lowest;
     }
     if (kept) {
