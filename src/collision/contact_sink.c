@@ -24,15 +24,15 @@ void mcd_contact_sink_init(mcd_contact_sink *s, const mcd_collision_world *w, mc
     s->cur_a = s->cur_b = -1;
 }
 
-/* 1 if c[0 .. n) all come from one closed form (contact_analytic.c,
- * contact_plane.c): a shape's support polygon against a plane (a box
- * face's corners, an upright cylinder's square of rim points, a capsule's
- * two ends) or one point, each a vertex of the points' hull by
- * construction. */
+/* 1 if the points c[0 .. n) of one geom pair come from a closed form
+ * (contact_analytic.c, contact_plane.c): a shape's support polygon against
+ * a plane (a box face's corners, an upright cylinder's square of rim
+ * points, a capsule's two ends) or one point, each a vertex of the points'
+ * hull by construction. */
 static int one_closed_form(const mcd_contact *c, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!c[i].closed_form || c[i].geom_a != c[0].geom_a || c[i].geom_b != c[0].geom_b) return 0;
+        if (!c[i].closed_form) return 0;
     return 1;
 }
 
