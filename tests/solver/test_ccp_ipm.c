@@ -102,7 +102,7 @@ static void check_stats(const mcd_fc3d *p, const double *g, const mcd_ccp_stats 
 /* The two groups captured where ccp-admm failed on the poured pile
  * (session 10, docs/solvers.md: the 100,000-iteration cap at residual
  * 1.4e-9..7.7e-9 > 1e-9; no fixed rho solved both). The IPM solves each
- * within MAX_ITER (measured: 208 in 26 iterations, 211 in 21) and the
+ * within MAX_ITER (measured: 208 in 26 iterations, 211 in 22) and the
  * point satisfies the KKT conditions at the tolerance. */
 static const char *const admm_failures[] = {"ccp_poured_admm_208_group.dat",
                                             "ccp_poured_admm_211_group.dat"};
