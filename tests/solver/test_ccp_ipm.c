@@ -1,9 +1,10 @@
 /* The interior-point method for the CCP (include/mcdyn/ccp.h,
  * mcd_ccp_solve_ipm): the two captured poured-pile groups that ccp-admm
  * fails, the KKT identities of the returned point checked from gamma alone,
- * agreement with APGD and ADMM, problems with a known solution (every
- * contact regime, bilateral rows, only bilateral rows), frictionless
- * contacts against Lemke, the iteration cap, bad input and no allocation. */
+ * agreement with APGD (random problems, the Siconos files) and ADMM,
+ * problems with a known solution (every contact regime, bilateral rows,
+ * only bilateral rows), frictionless contacts against Lemke, the iteration
+ * cap, bad input and no allocation. */
 #include "mcdyn/ccp.h"
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
@@ -247,6 +248,53 @@ START_TEST(agrees_with_admm)
 }
 END_TEST
 
+/* The Siconos frictional-contact files of $MCDYN_SHARED/data/fc3d that
+ * test_ccp.c runs with PGS and APGD: the IPM (tol 1e-9) and APGD (tol
+ * 1e-9, 10^5 iterations) agree on the objective to 1e-8 (1 + |f|) and on
+ * d = N gamma + r to 1e-5, the bounds of test_ccp.c (N is singular or
+ * nearly so on these files: gamma is not compared). */
+static const char *const siconos_files[] = {"FC3D_Example1.dat",
+                                            "FrictionContact3D_1c.dat",
+                                            "FrictionContactProblem00031.dat",
+                                            "NESpheres_10_1.dat",
+                                            "Rover1039.dat",
+                                            "Rover1040.dat",
+                                            "Rover11035.dat",
+                                            "Rover4396.dat"};
+
+START_TEST(agrees_with_apgd_on_siconos_files)
+{
+    const char *dir = getenv("MCDYN_SHARED");
+    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set (run through meson test)");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/data/fc3d/%s", dir, siconos_files[_i]);
+    mcd_problem_file pf = {0};
+    mcd_error err = {0};
+    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_FC3D, &pf, &err) == MCD_OK, "%s",
+                  err.msg);
+    const mcd_fc3d *p = &pf.fc3d;
+    int n = mcd_fc3d_size(p);
+    double *ga = malloc((size_t)n * sizeof *ga), *gb = calloc((size_t)n, sizeof *gb);
+    double *da = malloc((size_t)n * sizeof *da), *db = malloc((size_t)n * sizeof *db);
+    double *work = malloc(mcd_ccp_work_size(p) * sizeof *work);
+    mcd_ccp_stats sa, sb;
+    mcd_status s = solve(p, TOL, ga, &sa, &err);
+    ck_assert_msg(s == MCD_OK, "%s: %s", siconos_files[_i], err.msg);
+    check_stats(p, ga, &sa, s, TOL);
+    check_kkt(p, ga, TOL);
+    mcd_ccp_opts o = mcd_ccp_default_opts();
+    o.tol = TOL, o.max_iter = 100000;
+    ck_assert_int_eq(mcd_ccp_solve_apgd(p, &o, gb, work, &sb, NULL), MCD_OK);
+    double fa = objective(p, ga, da), fb = objective(p, gb, db);
+    ck_assert_msg(fabs(fa - fb) <= 1e-8 * (1 + fabs(fa)), "%s: f %.17g vs %.17g", siconos_files[_i],
+                  fa, fb);
+    ck_assert_msg(tu_max_diff(n, da, db) <= 1e-5, "%s: d differs by %g", siconos_files[_i],
+                  tu_max_diff(n, da, db));
+    free(ga), free(gb), free(da), free(db), free(work);
+    mcd_problem_file_free(&pf);
+}
+END_TEST
+
 /* A problem with a known, unique solution (W SPD) in every regime of the
  * CCP, with nb bilateral rows (free, d_i = 0): per contact gamma_k inside
  * K and d_k = 0 (stick), gamma_k = 0 and d_k inside K^* (separate), or
@@ -484,6 +532,8 @@ int main(void)
     tcase_add_test(tc, solves_every_stored_step_problem);
     tcase_add_loop_test(tc, agrees_with_apgd_on_random_problems, 0, 40);
     tcase_add_loop_test(tc, agrees_with_admm, 0, (int)(sizeof admm_files / sizeof admm_files[0]));
+    tcase_add_loop_test(tc, agrees_with_apgd_on_siconos_files, 0,
+                        (int)(sizeof siconos_files / sizeof siconos_files[0]));
     tcase_add_loop_test(tc, known_solution_with_bilateral_rows, 0, 6);
     tcase_add_test(tc, only_bilateral_rows);
     tcase_add_loop_test(tc, frictionless_matches_lemke, 0, 6);
