@@ -150,6 +150,50 @@ size_t mcd_ccp_admm_work_size(const mcd_fc3d *p);
 mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
                               mcd_ccp_stats *st, mcd_error *err);
 
+/* Doubles of work mcd_ccp_solve_ipm needs: n^2 + 17 n, n = nb + 3 nc.
+ * 0 for NULL, negative sizes or a size that does not fit in size_t. */
+size_t mcd_ccp_ipm_work_size(const mcd_fc3d *p);
+
+/* Primal-dual interior-point method (Nesterov-Todd scaling, Mehrotra's
+ * predictor-corrector; Vandenberghe 2010 "The CVXOPT linear and quadratic
+ * cone program solvers", Domahidi et al. 2013 "ECOS"). With
+ * S = diag(I_nb, (1, mu_k, mu_k) per contact), gamma = S v maps the
+ * standard second-order cone L = {v_0 >= |(v_1, v_2)|} onto K_k (also for
+ * mu_k = 0), and the CCP is the monotone cone complementarity problem
+ *     s = S N S v + S r,  v_k in L,  s_k in L,  v_k o s_k = 0,  s_b = 0
+ * (Jordan product a o b = (a . b, a_0 b_T + b_0 a_T); s = S d). Each
+ * contact keeps a scaling A_k with A_k^-1 v_k = A_k^T s_k = lambda_k
+ * (the Nesterov-Todd W_k at the start, then updated in the scaled space:
+ * A_k <- A_k Wt_k with Wt_k the Nesterov-Todd scaling of the stepped
+ * lambda_k's, which keeps it exact near the cone's boundary). Per
+ * iteration, with rd = s - S N S v - S r and mu = sum_k lambda_k . lambda_k / nc:
+ *     (S N S + H) dv = rd + [0; A^-T (lambda \ rc)],  H = blockdiag(0_nb, A_k^-T A_k^-1),
+ *     A^T ds = lambda \ rc - A^-1 dv,
+ * one Cholesky factor of S N S + H (LAPACK dpotrf, of the matrix with
+ * its diagonal times 1 + delta plus delta max diag(S N S), delta = 1e-14
+ * grown 100x while the factorization fails, up to 6 tries, and up to 3
+ * steps of iterative refinement against the unshifted matrix) for
+ * two right-hand sides: the predictor rc = -lambda o lambda, its step to
+ * the boundary alpha_a and the gap mu_a after it,
+ * sigma = max(0.1, (mu_a / mu)^3), then the corrector
+ * rc = -lambda o lambda + sigma mu e - (A^-1 dv_a) o (A^T ds_a),
+ * e = (1, 0, 0); the step is min(1, 0.99 alpha_max) on both v and s. The
+ * floor 0.1 on sigma keeps the iterates centred, without which the
+ * residual of sliding contacts fell only as sqrt(mu). The start ignores
+ * the values in gamma (interior-point methods do not warm-start):
+ * v = -(S N S + tau I)^-1 S r, tau the mean diagonal of S N S, s = -v on
+ * the cones, each shifted into int L along e. The stopping rule is the
+ * CCP's (above), at gamma = S v projected on K (a rounding-level change),
+ * after every iteration; the best gamma by residual is returned. Options:
+ * max_iter (iterations; the step method uses 100), tol; omega, lambda,
+ * jacobi and prox are ignored. work: mcd_ccp_ipm_work_size(p) doubles.
+ * Returns MCD_OK (residual <= tol), MCD_ERR_NOT_CONVERGED (max_iter
+ * reached, 3 consecutive steps alpha < 1e-10, S N S + H not factorable at
+ * any shift, or a non-finite iterate; gamma = best iterate, stats filled),
+ * MCD_ERR_ARG and MCD_ERR_NONFINITE as mcd_ccp_solve_pgs. */
+mcd_status mcd_ccp_solve_ipm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                             mcd_ccp_stats *st, mcd_error *err);
+
 #ifdef __cplusplus
 }
 #endif

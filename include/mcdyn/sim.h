@@ -51,6 +51,8 @@ typedef enum mcd_step_method {
                                 nonlinear block Gauss-Seidel */
     MCD_METHOD_CCP_ADMM,     /* "ccp-admm": cone complementarity, ADMM with one Cholesky
                                 factor per penalty (ccp.h) */
+    MCD_METHOD_CCP_IPM,      /* "ccp-ipm": cone complementarity, primal-dual interior point
+                                (ccp.h) */
     MCD_METHOD_COUNT
 } mcd_step_method;
 

@@ -53,8 +53,9 @@ static mcd_status make_capacity(mcd_sim *s, int cap, mcd_error *err)
         !checked_size(cap, 3, s->m->nclosure_rows, &nr))
         return mcd_fail(err, MCD_ERR_NOMEM, "%d contacts: problem size overflows", cap);
     const mcd_fc3d largest = {.nc = cap, .nb = s->m->nclosure_rows};
-    const size_t ccp = s->opt.solver == MCD_METHOD_CCP_ADMM ? mcd_ccp_admm_work_size(&largest)
-                                                            : mcd_ccp_work_size(&largest);
+    const size_t ccp = s->opt.solver == MCD_METHOD_CCP_ADMM  ? mcd_ccp_admm_work_size(&largest)
+                       : s->opt.solver == MCD_METHOD_CCP_IPM ? mcd_ccp_ipm_work_size(&largest)
+                                                             : mcd_ccp_work_size(&largest);
     mcd_status st;
     if ((st = mcd_contact_ws_create(s->m, s->d, cap, nf, &s->cws, err)) != MCD_OK ||
         (st = mcd_solver_ws_create(nz, &s->sws, err)) != MCD_OK)

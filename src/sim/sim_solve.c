@@ -103,7 +103,8 @@ static mcd_status solve_mncp(mcd_sim *s, int g, int *iterations, double *residua
  * the same term scaled by the penetration gain and capped (docs/contact.md).
  * The solution satisfies Phi/dt + nu_n+ = mu |nu_T+| on a sliding contact
  * (the relaxation term of Eq. 5d). Solved from the warm start (sim_warm.c;
- * gamma = 0 without it) by PGS (with the method's omega), APGD or ADMM; tol and max_iter from the
+ * gamma = 0 without it) by PGS (with the method's omega), APGD, ADMM or the interior-point method
+ * (which starts from its own point); tol and max_iter from the
  * step's solver options; one problem per group. */
 static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
@@ -119,6 +120,8 @@ static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual
                        ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, e)
                    : s->opt.solver == MCD_METHOD_CCP_ADMM
                        ? mcd_ccp_solve_admm(&p, &o, s->z, s->ccp_work, &cs, e)
+                   : s->opt.solver == MCD_METHOD_CCP_IPM
+                       ? mcd_ccp_solve_ipm(&p, &o, s->z, s->ccp_work, &cs, e)
                        : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
@@ -141,6 +144,7 @@ static mcd_status solve_method(mcd_sim *s, mcd_step_stats *st)
     case MCD_METHOD_CCP_PGS:
     case MCD_METHOD_CCP_APGD:
     case MCD_METHOD_CCP_ADMM:
+    case MCD_METHOD_CCP_IPM:
         return mcd_sim_solve_groups(s, solve_ccp, st);
     case MCD_METHOD_NSLCP_LEMKE:
     case MCD_METHOD_NSLCP_JUDICE:
