@@ -37,7 +37,7 @@ static void usage(FILE *out)
             "options (each overrides the scenario file):\n"
             "  --solver NAME        mlcp-pfb-rlm, mlcp-pfb-plm, mlcp-lemke, mncp-rlm, mncp-plm,\n"
             "                       mncp-nsn, ccp-pgs, ccp-apgd, nslcp-lemke, nslcp-judice,\n"
-            "                       maxdiss-bgs, ccp-admm, mncp-fixpoint\n"
+            "                       maxdiss-bgs, ccp-admm, mncp-fixpoint, ccp-ipm\n"
             "  --impact-law NAME    newton, maxdiss, stronge (docs/theory/impacts.md)\n"
             "  --dt S               time step [s]\n"
             "  --duration S         simulated time [s]\n"
