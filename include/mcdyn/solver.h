@@ -87,13 +87,7 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  * The chain does not run after a Lemke ray (MCD_ERR_INFEASIBLE). */
 typedef enum mcd_solver_fallback {
     MCD_FALLBACK_CHAIN = 0, /* the method's chain (default) */
-    MCD_FALLBACK_NONE,      /* the method alone */
-    MCD_FALLBACK_QUICK      /* mncp-plm on problems of 150 or more unknowns: the chain up to
-                               its first proximal stage (PLM -> polish -> proximal NSN), for a
-                               caller with a cheaper retry of its own (the simulator's step
-                               halving, sim.h max_step_halvings: the later stages cost 10-30 s
-                               on the sphere piles' groups; docs/solvers.md, "Step halving on
-                               the piles"); every other method and size: the whole chain */
+    MCD_FALLBACK_NONE       /* the method alone */
 } mcd_solver_fallback;
 
 typedef struct mcd_solver_opts {

@@ -89,8 +89,6 @@ static mcd_status solve_mncp(mcd_sim *s, int g, int *iterations, double *residua
     mcd_contact_group_fc3d(s->cws, g, &p);
     mcd_solver_opts o = s->opt.solver_opts;
     o.warm_start = mcd_sim_warm_fc3d(s, g, &p, s->z);
-    /* a step that can still be halved: halving is the cheaper retry on large groups */
-    if (s->retakable && o.fallback == MCD_FALLBACK_CHAIN) o.fallback = MCD_FALLBACK_QUICK;
     mcd_status r =
         mcd_solve_fc3d(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, s->u, &ss, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)

@@ -120,10 +120,6 @@ static mcd_status resolve_opts(mcd_solver_kind k, int n, const mcd_solver_opts *
     if (!(o->lm_lambda0 > 0 && isfinite(o->lm_lambda0)))
         return mcd_fail(err, MCD_ERR_ARG, "%s: lm_lambda0 = %g must be positive", solver_names[k],
                         o->lm_lambda0);
-    if (o->fallback != MCD_FALLBACK_CHAIN && o->fallback != MCD_FALLBACK_NONE &&
-        o->fallback != MCD_FALLBACK_QUICK)
-        return mcd_fail(err, MCD_ERR_ARG, "%s: unknown fallback %d", solver_names[k],
-                        (int)o->fallback);
     return MCD_OK;
 }
 
@@ -558,7 +554,6 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
     if (large && proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
-    if (large && o->fallback == MCD_FALLBACK_QUICK) return MCD_ERR_NOT_CONVERGED;
     if (large && fixpoint_stage(ws, p, o, large_starts, LARGE_STARTS, r, u, stats) == MCD_OK)
         return MCD_OK;
     if (nsn_stage(ws, p, o, 1, r, u, stats) == MCD_OK) return MCD_OK;

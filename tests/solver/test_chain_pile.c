@@ -8,9 +8,7 @@
  * the chain's third stage (PLM, the polish, the proximal stage): before
  * the fixed-point and NSN stages, which take 10-60 s on these groups.
  * (This file replaces session 8's solver-chain-large, whose three files,
- * 164, 172 and 104, were solved at the third stage by the fixed point.)
- * MCD_FALLBACK_QUICK, the chain the simulator uses in a step it can still
- * halve, ends after that proximal stage on such problems. */
+ * 164, 172 and 104, were solved at the third stage by the fixed point.) */
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 #include "common/check_main.h"
@@ -74,40 +72,12 @@ START_TEST(the_default_chain_solves_the_pile_problems)
 }
 END_TEST
 
-/* MCD_FALLBACK_QUICK on a large problem that no stage can solve (tol
- * 1e-300): not converged after the third stage (PLM, polish, proximal),
- * honestly (the error of the r returned), where the whole chain goes on
- * to its fixed-point and NSN stages. */
-START_TEST(the_quick_chain_ends_after_the_proximal_stage)
-{
-    mcd_problem_file pf = tu_read_fc3d_data("sphere_pile_poured_172_group.dat");
-    const mcd_fc3d *p = &pf.fc3d;
-    int n = mcd_fc3d_size(p);
-    mcd_solver_ws *ws = NULL;
-    ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
-    double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
-    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MNCP_PLM);
-    o.tol = 1e-300;
-    o.fallback = MCD_FALLBACK_QUICK;
-    mcd_solver_stats st;
-    mcd_status s = mcd_solve_fc3d(ws, MCD_SOLVER_MNCP_PLM, p, &o, r, u, &st, NULL);
-    ck_assert_int_eq(s, MCD_ERR_NOT_CONVERGED);
-    ck_assert_int_eq(st.stages, 3);
-    ck_assert_double_eq(st.error, mcd_fc3d_error(p, r, u));
-    ck_assert_double_le(st.error, 1e-10); /* the proximal stage's point, the best so far */
-    free(r), free(u);
-    mcd_solver_ws_free(ws);
-    mcd_problem_file_free(&pf);
-}
-END_TEST
-
 int main(void)
 {
     Suite *s = suite_create("solver-chain-pile");
     TCase *tc = tcase_create("mncp-plm chain");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, the_default_chain_solves_the_pile_problems, 0, PILE_FILES);
-    tcase_add_test(tc, the_quick_chain_ends_after_the_proximal_stage);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
