@@ -154,6 +154,7 @@ typedef struct mcd_sim_options {
 typedef struct mcd_step_stats {
     int ncontacts; int iterations; double residual; mcd_status solver_status;
     double t_dynamics, t_contacts, t_setup, t_solve;
+    int halvings;
 } mcd_step_stats;
 typedef struct mcd_sim mcd_sim;
 mcd_sim_options mcd_sim_default_options(void);
@@ -171,6 +172,8 @@ const mcd_contact_point *mcd_sim_contact(const mcd_sim *s, int k);
 const mcd_contact_ws *mcd_sim_contact_ws(const mcd_sim *s);
 const char *mcd_sim_error(const mcd_sim *s);
 long mcd_sim_solver_failures(const mcd_sim *s);
+long mcd_sim_step_halvings(const mcd_sim *s);
+double mcd_sim_step_size(const mcd_sim *s);
 
 typedef struct mcd_scenario_settings { double dt; double duration; ...; } mcd_scenario_settings;
 typedef struct mcd_scenario {

@@ -107,6 +107,9 @@ typedef struct mcd_solver_settings {
     double omega;              /* ccp-pgs over-relaxation in (0, 2); 0 (default): the
                                   solver's default 0.6 (sim.h ccp_omega) */
     mcd_on_failure on_failure; /* stop, or warn and continue; default stop */
+    int max_step_halvings;     /* step halving (sim.h, mcd_sim_options.max_step_halvings),
+                                  in [0, MCD_SIM_MAX_STEP_HALVINGS]; default
+                                  MCD_SIM_DEFAULT_STEP_HALVINGS */
 } mcd_solver_settings;
 
 typedef struct mcd_output_settings {

@@ -111,8 +111,10 @@ typedef mcd_status (*mcd_contact_provider)(void *user, const mcd_model *m, const
 typedef mcd_status (*mcd_controller)(void *user, const mcd_model *m, mcd_data *d, double t,
                                      const double *q, const double *qd, double *tau);
 
-#define MCD_SIM_DEFAULT_MAX_CONTACTS 100000
-#define MCD_SIM_MAX_CONTACTS         10000000
+#define MCD_SIM_DEFAULT_MAX_CONTACTS  100000
+#define MCD_SIM_MAX_CONTACTS          10000000
+#define MCD_SIM_DEFAULT_STEP_HALVINGS 3
+#define MCD_SIM_MAX_STEP_HALVINGS     10
 
 typedef struct mcd_sim_options {
     double dt;                   /* [s] (1e-3) */
@@ -139,6 +141,16 @@ typedef struct mcd_sim_options {
     double divergence_factor;    /* stop a step that multiplies the kinetic energy by more than
                                     this over what the applied forces supply (docs/scenarios.md,
                                     divergence guard); 0: no guard (4) */
+    int max_step_halvings;       /* step halving (docs/scenarios.md, "Step halving"): a step
+                                    that fails with MCD_ERR_NOT_CONVERGED (a contact, impact or
+                                    correction solve, or the closure projection) is taken
+                                    again as two steps of half its size, each of which may be
+                                    halved again, down to dt / 2^max_step_halvings; only a
+                                    failure of a step of that smallest size follows on_failure.
+                                    The controller runs once per step of dt and its torques are
+                                    held over the halves; joint damping and actuators act at
+                                    every half. In [0, MCD_SIM_MAX_STEP_HALVINGS]; 0: never
+                                    (MCD_SIM_DEFAULT_STEP_HALVINGS) */
 } mcd_sim_options;
 
 mcd_sim_options mcd_sim_default_options(void);
@@ -150,6 +162,10 @@ typedef struct mcd_step_stats {
     double residual; /* solver error measure (0 without a problem) */
     mcd_status solver_status;
     double t_dynamics, t_contacts, t_setup, t_solve; /* seconds, by phase */
+    int halvings; /* times the step (or one of its halves) was taken again as two halves
+                     (max_step_halvings); then ncontacts is that of the last half,
+                     iterations and times add up every attempt, residual is the largest of
+                     the halves kept */
 } mcd_step_stats;
 
 typedef struct mcd_sim mcd_sim;
@@ -170,8 +186,10 @@ const double *mcd_sim_qd(const mcd_sim *s);
 double mcd_sim_time(const mcd_sim *s);
 mcd_data *mcd_sim_data(mcd_sim *s);
 
-/* One step of length dt. stats may be NULL. On failure the state is left as
- * it was and the message is in mcd_sim_error(s). */
+/* One step of length dt (taken as halves when a solve of it does not
+ * converge: mcd_sim_options.max_step_halvings). stats may be NULL. On
+ * failure the state is left as it was at the start of the step, or of the
+ * half that failed, and the message is in mcd_sim_error(s). */
 mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats);
 
 /* The position correction of the last step (nv entries, tangent
@@ -274,6 +292,14 @@ void mcd_sim_set_joint_limits(mcd_sim *s, int on);
 const char *mcd_sim_error(const mcd_sim *s);
 /* Steps whose solver did not converge (on_failure = warn). */
 long mcd_sim_solver_failures(const mcd_sim *s);
+/* Steps (or halves of steps) taken again as two halves since the simulator
+ * was created (mcd_sim_options.max_step_halvings). */
+long mcd_sim_step_halvings(const mcd_sim *s);
+/* The size of the last step taken [s]: dt, or after a step taken as halves
+ * the size of its last half, the step the contact impulses belong to
+ * (force = impulse / this; mcd_sim_contact_force divides by it). dt before
+ * the first step. */
+double mcd_sim_step_size(const mcd_sim *s);
 
 #ifdef __cplusplus
 }

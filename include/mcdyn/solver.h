@@ -59,10 +59,11 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  * "Robustness"): the method's fallback chain, or nothing. The chains:
  *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> mncp-fixpoint
  *                 from the best point, from zero, from the best point ->
- *                 NSN from zero -> proximal PLM -> polish; on problems of 150
- *                 or more unknowns the fixed-point stage comes right after
- *                 the first polish instead: from zero with theta = 1 fixed,
- *                 then from the best point
+ *                 NSN from zero -> proximal NSN -> polish; on problems of 150
+ *                 or more unknowns the proximal stage and then the fixed-point
+ *                 stage come right after the first polish instead (the
+ *                 fixed point from zero with theta = 1 fixed, then from the
+ *                 best point), the proximal stage running again at the end
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
@@ -75,8 +76,10 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  * tol on redundant contact sets; its changes count as iterations.
  * The proximal stage solves a sequence of problems with M + rho I and
  * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
- * solution of the original problem (at most 30 outer iterations and
- * 3 max_iter inner PLM iterations in all); the NSN stages are mncp-nsn with
+ * solution of the original problem (MLCPs: PFB-PLM inside, at most 30 outer
+ * iterations and 3 max_iter inner iterations in all; frictional problems:
+ * mncp-nsn inside with Siconos' rule for rho, at most 200 outer and 5000
+ * inner iterations, docs/solvers.md); the NSN stages are mncp-nsn with
  * its default options and the caller's tol, the first warm-started at the
  * best point so far, the second from zero; every other stage starts from
  * the best point of the previous one, and the point of least error is

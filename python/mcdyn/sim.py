@@ -216,13 +216,19 @@ class Sim:
             c["gap"][k], c["mu"][k] = p.gap, p.mu
             c["frame"][k] = view(lib.mcd_contact_frame(ws, k), 9).reshape(3, 3)
             c["impulse"][k] = view(lib.mcd_contact_impulse(ws, k), 3)
-        c["force"] = c["impulse"] / self.dt
+        c["force"] = c["impulse"] / lib.mcd_sim_step_size(self._sim)
         return c
 
     @property
     def solver_failures(self):
         """Steps whose solver did not converge (on_failure="warn")."""
         return lib.mcd_sim_solver_failures(self._sim)
+
+    @property
+    def step_halvings(self):
+        """Steps (or halves) taken again as two halves because a solve of
+        them did not converge (``mcd_sim_options.max_step_halvings``)."""
+        return lib.mcd_sim_step_halvings(self._sim)
 
     # ---- HDF5 log ------------------------------------------------------
     def open_log(self, path):

@@ -36,6 +36,7 @@ mcd_scenario_settings mcd_scenario_default_settings(void)
     s.solver.kind = MCD_METHOD_MNCP_PLM;
     s.solver.opts = mcd_step_method_default_opts(s.solver.kind);
     s.solver.on_failure = MCD_ON_FAILURE_STOP;
+    s.solver.max_step_halvings = MCD_SIM_DEFAULT_STEP_HALVINGS;
     s.integrator = MCD_INTEGRATOR_EULER;
     s.dt = 1e-3;
     s.duration = 1.0;
@@ -56,6 +57,7 @@ static const scn_field solver_fields[] = {
     {"warm_start", SCN_BOOL, OPT(warm_start), SCN_ANY},
     {.key = "on_failure"},
     {.key = "omega"},
+    {.key = "max_step_halvings"},
 };
 #undef OPT
 
@@ -85,6 +87,12 @@ static mcd_status parse_solver(const scn_ctx *c, const scn_at *doc)
         st = scn_read_fields(c, &map, solver_fields, SCN_COUNT(solver_fields), &s->opts);
     if (st == MCD_OK && scn_find(&map, "omega", &at)) /* ccp-pgs over-relaxation */
         st = scn_number(c, &at, (scn_bounds){0.0, 2.0, 1, 1}, &s->omega);
+    if (st == MCD_OK && scn_find(&map, "max_step_halvings", &at)) {
+        st = scn_int(c, &at, 0, &s->max_step_halvings);
+        if (st == MCD_OK && s->max_step_halvings > MCD_SIM_MAX_STEP_HALVINGS)
+            st = scn_fail(c, &at, MCD_ERR_ARG, "must be <= %d (got %d)", MCD_SIM_MAX_STEP_HALVINGS,
+                          s->max_step_halvings);
+    }
     if (st == MCD_OK && scn_find(&map, "on_failure", &at)) {
         st = scn_choice(c, &at, on_failure_names, SCN_COUNT(on_failure_names), &v);
         if (st == MCD_OK) s->on_failure = (mcd_on_failure)v;

@@ -24,7 +24,7 @@ struct mcd_runner {
     mcd_collision_world *cw;
     mcd_contact *buf; /* cap collision points; grows up to limit */
     int cap, limit, slots, log_cap;
-    double duration, dt;
+    double duration;
     long nsteps;
     double *log_pose;             /* nbody x 7, for mcd_runner_log_row */
     mcd_log_contact *log_contact; /* log_cap entries, for mcd_runner_log_row */
@@ -160,6 +160,7 @@ static mcd_status sim_options(const mcd_scenario *sc, const mcd_runner_overrides
     }
     o->ccp_omega = st->solver.omega;
     o->on_failure = st->solver.on_failure;
+    o->max_step_halvings = st->solver.max_step_halvings;
     o->nslcp = st->nslcp;
     o->impact_law = st->contact.impact_law;
     o->closure_tolerance = st->closure_tolerance;
@@ -240,7 +241,6 @@ mcd_status mcd_runner_create(const mcd_scenario *sc, const mcd_runner_overrides 
     mcd_status s = sim_options(sc, &o, &so, err);
     r->limit = so.max_contacts;
     r->cap = so.max_contacts < 64 ? so.max_contacts : 64;
-    r->dt = so.dt;
     if (s == MCD_OK) s = step_count(r->duration, so.dt, &r->nsteps, err);
     if (s == MCD_OK && (!(r->buf = calloc((size_t)r->cap, sizeof *r->buf)) ||
                         !(r->log_pose = calloc((size_t)sc->model->nbody * 7 + 1, sizeof(double))) ||
@@ -301,7 +301,8 @@ static const char *const contact_columns[3] = {
     [MCD_ROW_N] = "Fn", [MCD_ROW_F] = "Ff", [MCD_ROW_O] = "Fo"};
 
 /* The mean force of an impulse F (F_f, F_o, F_n; index mcd_contact_axis)
- * over dt, in the columns' order (Fn, Ff, Fo; index mcd_contact_row). */
+ * over the step's size dt (mcd_sim_step_size), in the columns' order (Fn,
+ * Ff, Fo; index mcd_contact_row). */
 static void force_in_columns(const double F[3], double dt, double force[3])
 {
     force[MCD_ROW_N] = F[MCD_AXIS_N] / dt;
@@ -432,7 +433,7 @@ void mcd_runner_csv_row(mcd_runner *r, const mcd_step_stats *st, FILE *out)
         csv_reserve(&l, 3 * VALUE + 1);
         if (s < nc) {
             double force[3];
-            force_in_columns(mcd_contact_impulse(cw, s), r->dt, force);
+            force_in_columns(mcd_contact_impulse(cw, s), mcd_sim_step_size(r->sim), force);
             for (int c = 0; c < 3; c++) csv_double(&l, force[c]);
         } else {
             memcpy(l.text + l.len, ",,,", 3);
@@ -467,7 +468,9 @@ static int tail_value(mcd_runner *r, const mcd_step_stats *st, int j, double *va
     if (j >= 3 * r->slots) return 0;
     const int s = j / 3;
     double force[3] = {NAN, NAN, NAN};
-    if (s < nc) force_in_columns(mcd_contact_impulse(mcd_sim_contact_ws(r->sim), s), r->dt, force);
+    if (s < nc)
+        force_in_columns(mcd_contact_impulse(mcd_sim_contact_ws(r->sim), s),
+                         mcd_sim_step_size(r->sim), force);
     *value = force[j % 3];
     return 1;
 }
@@ -514,7 +517,7 @@ mcd_status mcd_runner_log_row(mcd_runner *r, const mcd_step_stats *st, mcd_log *
         c->body_a = world.body_a, c->body_b = world.body_b;
         mcd_v3_copy(c->point, world.point);
         mcd_v3_copy(c->normal, world.normal);
-        force_in_columns(mcd_contact_impulse(cw, s), r->dt, c->force);
+        force_in_columns(mcd_contact_impulse(cw, s), mcd_sim_step_size(r->sim), c->force);
         mcd_v3_copy(c->force_world, world.force);
     }
     mcd_log_step step = {

@@ -28,6 +28,7 @@ mcd_sim_options mcd_sim_default_options(void)
     o.closure_tolerance = 1e-10;
     o.joint_damping = 1;
     o.divergence_factor = 4;
+    o.max_step_halvings = MCD_SIM_DEFAULT_STEP_HALVINGS;
     return o;
 }
 
@@ -39,6 +40,7 @@ void mcd_sim_free(mcd_sim *s)
     mcd_data_free(s->d);
     mcd_data_free(s->controller_d);
     free(s->q), free(s->qd), free(s->q_new), free(s->qd_new), free(s->q_mid), free(s->tau);
+    free(s->tau_controller);
     free(s->v), free(s->correction);
     free(s);
 }
@@ -57,6 +59,9 @@ static mcd_status check_options(const mcd_sim_options *o, mcd_error *err)
                         MCD_SIM_MAX_CONTACTS);
     if (!(o->closure_tolerance > 0))
         return mcd_fail(err, MCD_ERR_ARG, "closure_tolerance must be > 0");
+    if (o->max_step_halvings < 0 || o->max_step_halvings > MCD_SIM_MAX_STEP_HALVINGS)
+        return mcd_fail(err, MCD_ERR_ARG, "max_step_halvings = %d: must be in [0, %d]",
+                        o->max_step_halvings, MCD_SIM_MAX_STEP_HALVINGS);
     return MCD_OK;
 }
 
@@ -71,6 +76,7 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     if (!s) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     s->m = m;
     s->opt = o;
+    s->h = o.dt;
     const size_t nq = (size_t)(m->nq ? m->nq : 1), nv = (size_t)(m->nv ? m->nv : 1);
     if ((st = mcd_data_create(m, &s->d, err)) != MCD_OK ||
         (st = mcd_data_create(m, &s->controller_d, err)) != MCD_OK ||
@@ -83,11 +89,12 @@ mcd_status mcd_sim_create(const mcd_model *m, const mcd_sim_options *opt, mcd_si
     s->q_mid = calloc(nq, sizeof *s->q_mid);
     s->qd = calloc(nv, sizeof *s->qd), s->qd_new = calloc(nv, sizeof *s->qd_new);
     s->tau = calloc(nv, sizeof *s->tau);
+    s->tau_controller = calloc(nv, sizeof *s->tau_controller);
     /* advance()'s qd_advance: qd+ or (qd + qd+) / 2, the velocity q moves with */
     s->v = calloc(nv, sizeof *s->v);
     s->correction = calloc(nv, sizeof *s->correction);
-    if (!s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau || !s->v ||
-        !s->correction) {
+    if (!s->q || !s->q_new || !s->q_mid || !s->qd || !s->qd_new || !s->tau || !s->tau_controller ||
+        !s->v || !s->correction) {
         mcd_sim_free(s);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     }
@@ -167,7 +174,7 @@ mcd_status mcd_sim_contact_force(const mcd_sim *s, int k, mcd_contact_force *out
         out->impulse[i] = F[MCD_AXIS_F] * E[3 * MCD_AXIS_F + i] +
                           F[MCD_AXIS_O] * E[3 * MCD_AXIS_O + i] +
                           F[MCD_AXIS_N] * E[3 * MCD_AXIS_N + i];
-        out->force[i] = out->impulse[i] / s->opt.dt;
+        out->force[i] = out->impulse[i] / s->h;
     }
     return MCD_OK;
 }
@@ -180,8 +187,18 @@ long mcd_sim_solver_failures(const mcd_sim *s)
     return s->solver_failures;
 }
 
-/* The controller's tau, its scratch data synchronised with (q, qd) first
- * (sim.h, mcd_controller). */
+long mcd_sim_step_halvings(const mcd_sim *s)
+{
+    return s->step_halvings;
+}
+
+double mcd_sim_step_size(const mcd_sim *s)
+{
+    return s->h;
+}
+
+/* The controller's tau into s->tau_controller, its scratch data
+ * synchronised with (q, qd) first (sim.h, mcd_controller). */
 static mcd_status controller_forces(mcd_sim *s, const double *q, const double *qd)
 {
     const mcd_model *m = s->m;
@@ -191,23 +208,26 @@ static mcd_status controller_forces(mcd_sim *s, const double *q, const double *q
     mcd_status st = mcd_body_velocities(m, cd, cd->q, cd->qd);
     if (st != MCD_OK) return mcd_fail(&s->err, st, "controller state: %s", mcd_data_error(cd));
     mcd_error_clear(&cd->err);
-    st = s->controller(s->controller_user, m, cd, s->t, q, qd, s->tau);
+    memset(s->tau_controller, 0, (size_t)m->nv * sizeof *s->tau_controller);
+    st = s->controller(s->controller_user, m, cd, s->t, q, qd, s->tau_controller);
+    for (int i = 0; st == MCD_OK && i < m->nv; i++)
+        if (!isfinite(s->tau_controller[i]))
+            return mcd_fail(&s->err, MCD_ERR_NONFINITE, "controller: tau[%d] not finite", i);
     if (st == MCD_OK) return MCD_OK;
     const char *why = mcd_data_error(cd);
     return mcd_fail(&s->err, st, "controller failed at t = %g%s%s", s->t, why[0] ? ": " : "", why);
 }
 
-/* tau = controller + passive joint damping + actuators (sim_actuator.c). */
-static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd)
+/* tau = controller (called, or its torques held: mcd_sim_step_once) +
+ * passive joint damping + actuators (sim_actuator.c). */
+static mcd_status applied_forces(mcd_sim *s, const double *q, const double *qd, int call_controller)
 {
     const mcd_model *m = s->m;
     memset(s->tau, 0, (size_t)m->nv * sizeof *s->tau);
     if (s->controller) {
-        mcd_status st = controller_forces(s, q, qd);
+        mcd_status st = call_controller ? controller_forces(s, q, qd) : MCD_OK;
         if (st != MCD_OK) return st;
-        for (int i = 0; i < m->nv; i++)
-            if (!isfinite(s->tau[i]))
-                return mcd_fail(&s->err, MCD_ERR_NONFINITE, "controller: tau[%d] not finite", i);
+        memcpy(s->tau, s->tau_controller, (size_t)m->nv * sizeof *s->tau);
     }
     if (s->opt.joint_damping)
         for (int k = 0; k < m->nbody; k++)
@@ -263,7 +283,7 @@ static mcd_status advance(mcd_sim *s)
         for (int i = 0; i < m->nv; i++) qd_advance[i] = 0.5 * (s->qd[i] + s->qd_new[i]);
     else
         memcpy(qd_advance, s->qd_new, (size_t)m->nv * sizeof *qd_advance);
-    mcd_status st = mcd_integrate(m, s->q, qd_advance, s->opt.dt, s->q_new);
+    mcd_status st = mcd_integrate(m, s->q, qd_advance, s->h, s->q_new);
     if (st == MCD_OK && s->corrected) st = mcd_integrate(m, s->q_new, s->correction, 1.0, s->q_new);
     if (st == MCD_OK && m->nclosure > 0)
         st = mcd_closure_project_position(m, s->d, s->q_new, s->opt.closure_tolerance, 20, NULL);
@@ -277,9 +297,8 @@ static mcd_status advance(mcd_sim *s)
     return st;
 }
 
-mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
+mcd_status mcd_sim_step_once(mcd_sim *s, int call_controller, mcd_step_stats *stats)
 {
-    if (!s) return MCD_ERR_ARG;
     mcd_step_stats st;
     memset(&st, 0, sizeof st);
     mcd_error_clear(&s->err);
@@ -288,10 +307,10 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     double t0 = mcd_clock_seconds(), t1, t2, t3;
     mcd_status r = MCD_OK;
     if (s->opt.integrator == MCD_INTEGRATOR_MIDPOINT) { /* Eq. (27) */
-        r = mcd_integrate(m, s->q, s->qd, 0.5 * s->opt.dt, s->q_mid);
+        r = mcd_integrate(m, s->q, s->qd, 0.5 * s->h, s->q_mid);
         qs = s->q_mid;
     }
-    if (r == MCD_OK) r = applied_forces(s, qs, s->qd);
+    if (r == MCD_OK) r = applied_forces(s, qs, s->qd, call_controller);
     t1 = mcd_clock_seconds();
     if (r == MCD_OK && !s->cws)
         r = mcd_fail(&s->err, MCD_ERR_NOMEM, "no contact workspace (a capacity growth failed)");
@@ -301,7 +320,7 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     s->d->hinge_diagonal = mcd_sim_damping_diagonal(s); /* M + h D: implicit damping */
     double T_minus = 0.0; /* T(q_s, qd) for the divergence guard, from the set-up */
     if (r == MCD_OK) {
-        r = mcd_contact_setup_at(m, s->d, s->cws, qs, s->qd, s->tau, s->opt.dt, s->ncontacts,
+        r = mcd_contact_setup_at(m, s->d, s->cws, qs, s->qd, s->tau, s->h, s->ncontacts,
                                  s->contacts, &s->opt.contact, kinematics, &T_minus);
         if (r != MCD_OK) mcd_fail(&s->err, r, "t = %.6f: %s", s->t, mcd_data_error(s->d));
     }
@@ -322,10 +341,19 @@ mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
     if (r == MCD_OK) r = advance(s);
     st.t_dynamics = (t1 - t0) + (mcd_clock_seconds() - t4) - t_correction;
     st.ncontacts = s->ncontacts;
-    if (stats) *stats = st;
+    *stats = st;
     if (r != MCD_OK) return r;
     memcpy(s->q, s->q_new, (size_t)m->nq * sizeof *s->q);
     memcpy(s->qd, s->qd_new, (size_t)m->nv * sizeof *s->qd);
-    s->t += s->opt.dt;
+    s->t += s->h;
     return MCD_OK;
+}
+
+mcd_status mcd_sim_step(mcd_sim *s, mcd_step_stats *stats)
+{
+    if (!s) return MCD_ERR_ARG;
+    mcd_step_stats st;
+    mcd_status r = mcd_sim_step_halving(s, &st);
+    if (stats) *stats = st;
+    return r;
 }

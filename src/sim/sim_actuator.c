@@ -200,7 +200,7 @@ mcd_status mcd_sim_actuation_apply(mcd_sim *s, const double *q, const double *qd
 {
     const mcd_model *m = s->m;
     struct mcd_sim_actuation *w = s->actuation;
-    const double h = s->opt.dt;
+    const double h = s->h;
     memset(w->diagonal, 0, (size_t)m->nv * sizeof *w->diagonal);
     memset(w->torque, 0, (size_t)m->nv * sizeof *w->torque);
     if (s->opt.joint_damping)

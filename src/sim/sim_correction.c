@@ -49,7 +49,7 @@ static mcd_status correct_group(mcd_sim *s, int g, mcd_step_stats *st)
         mcd_contact_group_take_correction(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
     if (r != MCD_OK) st->solver_status = r;
-    if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
+    if (mcd_sim_failure_warned(s, r)) {
         s->solver_failures++;
         return MCD_OK;
     }

@@ -55,7 +55,7 @@ static double dot(const double *a, const double *b, int n)
 static double reference_energy(const mcd_sim *s, double T_max)
 {
     const mcd_model *m = s->m;
-    const double M = m->total_mass, g = norm(m->gravity, 3), dt = s->opt.dt;
+    const double M = m->total_mass, g = norm(m->gravity, 3), dt = s->h;
     const double v_c =
         s->opt.contact.penetration_gain > 0 ? s->opt.contact.max_correction_velocity : 0.0;
     const double v = g * dt + v_c;
@@ -71,7 +71,7 @@ static mcd_status check_step(mcd_sim *s, const mcd_step_stats *st, double T0, do
                         "diverging at t = %.6f (step to t = %.6f): the kinetic energy grew from "
                         "%.4g J to %.4g J in one step, more than %g x (%.4g J + %.4g J); a smaller "
                         "dt or another solver may help (docs/scenarios.md, divergence guard)",
-                        s->t, s->t + s->opt.dt, T0, T1, f, T0, E_ref);
+                        s->t, s->t + s->h, T0, T1, f, T0, E_ref);
     if (st->solver_status != MCD_OK && !(T1 <= T0 + E_ref))
         return mcd_fail(&s->err, MCD_ERR_NOT_CONVERGED,
                         "t = %.6f: the solver did not converge and its best iterate would add "
@@ -91,7 +91,7 @@ static mcd_status check_drift(mcd_sim *s, double T0, double T1, double U)
         s->guard_S0 = T0 + m->total_mass * norm(m->gravity, 3) * GUARD_LENGTH;
         s->guard_work = 0.0;
     }
-    s->guard_work += s->opt.dt * fmax(0.0, dot(s->tau, s->qd_new, m->nv));
+    s->guard_work += s->h * fmax(0.0, dot(s->tau, s->qd_new, m->nv));
     const double f = s->opt.divergence_factor, rise = T1 + U - s->guard_E0;
     if (!(rise <= f * (s->guard_S0 + s->guard_work)))
         return mcd_fail(&s->err, MCD_ERR_NONFINITE,
@@ -99,7 +99,7 @@ static mcd_status check_drift(mcd_sim *s, double T0, double T1, double U)
                         "by %.4g J since the start of the run (%.4g J), more than %g x (%.4g J "
                         "initial scale + %.4g J work of the joint forces); a smaller dt or "
                         "another solver may help (docs/scenarios.md, divergence guard)",
-                        s->t, s->t + s->opt.dt, rise, s->guard_E0, f, s->guard_S0, s->guard_work);
+                        s->t, s->t + s->h, rise, s->guard_E0, f, s->guard_S0, s->guard_work);
     return MCD_OK;
 }
 

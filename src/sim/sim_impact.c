@@ -81,7 +81,7 @@ void mcd_sim_impact_free(mcd_sim *s)
 static int select_contacts(const mcd_sim *s, const mcd_fc3d *p, int *closing)
 {
     struct mcd_sim_impact *w = s->impact;
-    const double dt = s->opt.dt, ve = s->opt.contact.restitution_velocity;
+    const double dt = s->h, ve = s->opt.contact.restitution_velocity;
     int n = 0;
     *closing = 0;
     for (int k = 0; k < p->nc; k++) {

@@ -38,6 +38,15 @@ struct mcd_sim {
     void *controller_user;
     mcd_data *controller_d; /* the controller's scratch data (sim.h, mcd_controller) */
     long solver_failures;
+    /* Step halving (sim_halving.c): the size of the step being taken (opt.dt,
+     * or dt / 2^k while a step is taken again as halves), whether a failure
+     * of it to converge will be met by halving it (then it is not counted
+     * and ends the attempt), the halvings so far, and the controller's
+     * torques of the step of dt, held over its halves. */
+    double h;
+    int retakable;
+    long step_halvings;
+    double *tau_controller;
     int joint_limits_off; /* mcd_sim_set_joint_limits(s, 0) (sim_limits.c) */
     /* The divergence guard's energy budget since the last mcd_sim_set_state
      * (sim_guard.c): started, initial energy E0, scale S0, work W+. */
@@ -48,6 +57,16 @@ struct mcd_sim {
     double guard_T0, guard_U;
     mcd_error err;
 };
+
+/* One step of size s->h from the current state (sim.c): the controller is
+ * called when call_controller, else its torques of the last call
+ * (s->tau_controller) are applied again. On failure the state is left as
+ * it was. */
+mcd_status mcd_sim_step_once(mcd_sim *s, int call_controller, mcd_step_stats *stats);
+
+/* The step of dt with step halving (sim_halving.c; mcd_sim_options.
+ * max_step_halvings): steps of s->h = dt / 2^k by mcd_sim_step_once. */
+mcd_status mcd_sim_step_halving(mcd_sim *s, mcd_step_stats *stats);
 
 /* The contact-sized workspaces (sim_capacity.c): made for the initial
  * capacity; grown to at least needed contacts (geometrically, at most
@@ -65,8 +84,13 @@ mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st);
 
 /* Whether a solve that returned r left impulses the step may use: a
  * solution, or under MCD_ON_FAILURE_WARN the best iterate of a solve that
- * did not converge. (sim_solve.c) */
+ * did not converge in a step that will not be halved. (sim_solve.c) */
 int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r);
+
+/* Whether the status r of a solve is a failure to converge that the step
+ * goes on with and counts (MCD_ON_FAILURE_WARN, a step that will not be
+ * halved: s->retakable 0). (sim_solve.c) */
+int mcd_sim_failure_warned(const mcd_sim *s, mcd_status r);
 
 /* The failure policy applied to the status r of a solve of method name. */
 mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, mcd_step_stats *st);

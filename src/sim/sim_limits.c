@@ -22,7 +22,7 @@ mcd_status mcd_sim_add_limits(mcd_sim *s, const double *q, int *n, mcd_error *er
     if (s->joint_limits_off) return MCD_OK;
     int nl = 0;
     const int room = s->cap - *n > 0 ? s->cap - *n : 0;
-    mcd_status st = mcd_contact_joint_limits(s->m, s->d, q, s->qd, s->opt.dt, LIMIT_MARGIN, 0.0,
+    mcd_status st = mcd_contact_joint_limits(s->m, s->d, q, s->qd, s->h, LIMIT_MARGIN, 0.0,
                                              s->contacts + *n, room, &nl);
     *n += nl;
     if (st == MCD_ERR_CAPACITY)

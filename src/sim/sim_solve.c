@@ -8,10 +8,15 @@
 
 #include "mcdyn/ccp.h"
 
+int mcd_sim_failure_warned(const mcd_sim *s, mcd_status r)
+{
+    return r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN && !s->retakable;
+}
+
 mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, mcd_step_stats *st)
 {
     st->solver_status = r;
-    if (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN) {
+    if (mcd_sim_failure_warned(s, r)) {
         s->solver_failures++;
         return MCD_OK;
     }
@@ -24,7 +29,7 @@ mcd_status mcd_sim_solver_outcome(mcd_sim *s, mcd_status r, const mcd_error *e, 
 
 int mcd_sim_solution_usable(const mcd_sim *s, mcd_status r)
 {
-    return r == MCD_OK || (r == MCD_ERR_NOT_CONVERGED && s->opt.on_failure == MCD_ON_FAILURE_WARN);
+    return r == MCD_OK || mcd_sim_failure_warned(s, r);
 }
 
 /* Group g solved again from zero after its warm-started solve did not
@@ -161,6 +166,7 @@ mcd_status mcd_sim_solve(mcd_sim *s, mcd_step_stats *st)
     const int warm = s->opt.solver_opts.warm_start;
     if (warm) mcd_sim_warm_match(s);
     mcd_status r = solve_method(s, st);
-    if (warm) mcd_sim_warm_record(s);
+    if (warm && (r == MCD_OK || !s->retakable)) /* a step to be halved: not a previous step */
+        mcd_sim_warm_record(s);
     return r;
 }

@@ -120,6 +120,9 @@ static mcd_status resolve_opts(mcd_solver_kind k, int n, const mcd_solver_opts *
     if (!(o->lm_lambda0 > 0 && isfinite(o->lm_lambda0)))
         return mcd_fail(err, MCD_ERR_ARG, "%s: lm_lambda0 = %g must be positive", solver_names[k],
                         o->lm_lambda0);
+    if (o->fallback != MCD_FALLBACK_CHAIN && o->fallback != MCD_FALLBACK_NONE)
+        return mcd_fail(err, MCD_ERR_ARG, "%s: unknown fallback %d", solver_names[k],
+                        (int)o->fallback);
     return MCD_OK;
 }
 

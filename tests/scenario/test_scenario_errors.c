@@ -250,6 +250,12 @@ START_TEST(bad_choices)
                  "bad.yaml:3:16: key 'solver.name': unknown solver 'mncp-xyz'", "mncp-plm", NULL);
     expect_error(FOUR_BAR "solver: {on_failure: ignore}\n", MCD_ERR_PARSE,
                  "key 'solver.on_failure'", "stop, warn-and-continue", NULL);
+    expect_error(FOUR_BAR "solver: {max_step_halvings: 11}\n", MCD_ERR_ARG,
+                 "key 'solver.max_step_halvings'", "must be <= 10 (got 11)", NULL);
+    expect_error(FOUR_BAR "solver: {max_step_halvings: -1}\n", MCD_ERR_ARG,
+                 "key 'solver.max_step_halvings'", "must be >= 0", NULL);
+    expect_error(FOUR_BAR "solver: {max_step_halvings: 2.5}\n", MCD_ERR_PARSE,
+                 "key 'solver.max_step_halvings'", "an integer", NULL);
     expect_error(FOUR_BAR "contact: {direction_mode: random}\n", MCD_ERR_PARSE,
                  "key 'contact.direction_mode'", "aligned, fixed", NULL);
     expect_error(FOUR_BAR "contact: {penetration: {method: sideways}}\n", MCD_ERR_PARSE,

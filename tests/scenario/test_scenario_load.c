@@ -71,6 +71,7 @@ static void check_default_settings(const mcd_scenario_settings *s)
     ck_assert_double_eq(s->solver.opts.lm_lambda0, o.lm_lambda0);
     ck_assert_int_eq(s->solver.opts.warm_start, 0);
     ck_assert_int_eq(s->solver.on_failure, MCD_ON_FAILURE_STOP);
+    ck_assert_int_eq(s->solver.max_step_halvings, MCD_SIM_DEFAULT_STEP_HALVINGS);
     ck_assert_int_eq(s->integrator, MCD_INTEGRATOR_EULER);
     ck_assert_double_eq(s->dt, 1e-3);
     ck_assert_double_eq(s->duration, 1.0);
@@ -238,6 +239,7 @@ static void check_full_settings(const mcd_scenario *s)
     ck_assert_double_eq(t->solver.opts.lm_lambda0, 1e-4);
     ck_assert_int_eq(t->solver.opts.warm_start, 1);
     ck_assert_int_eq(t->solver.on_failure, MCD_ON_FAILURE_WARN);
+    ck_assert_int_eq(t->solver.max_step_halvings, 5);
     ck_assert_int_eq(t->integrator, MCD_INTEGRATOR_MIDPOINT);
     ck_assert_double_eq(t->dt, 0.0005);
     ck_assert_double_eq(t->duration, 2.5);

@@ -175,6 +175,7 @@ START_TEST(solver_failure_policy)
         o.solver_opts.tol = 1e-300;
         o.solver_opts.psi_tol = 1e-300;
         o.on_failure = warn ? MCD_ON_FAILURE_WARN : MCD_ON_FAILURE_STOP;
+        o.max_step_halvings = 0; /* the policy itself (test_step_halving.c halves) */
         mcd_sim *s = NULL;
         ck_assert_int_eq(mcd_sim_create(m, &o, &s, NULL), MCD_OK);
         mcd_sim_set_contact_provider(s, sphere_plane, NULL);

@@ -177,6 +177,12 @@ START_TEST(invalid_arguments_and_options)
     o.lm_lambda0 = -1;
     ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_PFB_PLM, &p, &o, z, NULL, NULL),
                      MCD_ERR_ARG);
+    o = mcd_solver_default_opts(MCD_SOLVER_MLCP_PFB_PLM);
+    o.fallback = (mcd_solver_fallback)7;
+    mcd_error fe = {0};
+    ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_PFB_PLM, &p, &o, z, NULL, &fe),
+                     MCD_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(fe.msg, "fallback"));
     mcd_solver_ws *w2 = (mcd_solver_ws *)1;
     mcd_error err = {0};
     ck_assert_int_eq(mcd_solver_ws_create(0, &w2, &err), MCD_ERR_ARG);
