@@ -5,8 +5,10 @@
  * started or cold, under on_failure warn-and-continue, so that one failure
  * does not hide the rest of the run: a row gives the steps completed (a
  * run still stops at a non-finite state or the divergence guard), the
- * solves that did not converge, the mean solver iterations per step (the
- * largest over the step's groups) and the wall time per step. */
+ * solves that did not converge (in a step of the smallest size step halving
+ * allows), the steps taken again as halves (sim.h, max_step_halvings), the
+ * mean solver iterations per step (the largest over the step's groups) and
+ * the wall time per step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +35,7 @@ typedef struct bench_scenes_options {
 } bench_scenes_options;
 
 typedef struct scene_result {
-    long steps, total, failures;
+    long steps, total, failures, halvings;
     double iterations, us_per_step;
     char stop[160]; /* why the run stopped early, or "" */
 } scene_result;
@@ -45,7 +47,8 @@ static void usage(FILE *out)
                  "Runs every step method on every contact-rich scene (DIR/NAME.yaml) at the\n"
                  "method's default options, on_failure warn-and-continue, and prints per scene\n"
                  "and method: steps completed of those asked, solves that did not converge,\n"
-                 "mean solver iterations per step and microseconds per step.\n\n"
+                 "steps taken again as halves (step halving), mean solver iterations per step\n"
+                 "and microseconds per step.\n\n"
                  "options:\n"
                  "  --models DIR     folder of the scene files (default: models)\n"
                  "  --duration S     simulated time of every run [s] (default: each scene's)\n"
@@ -142,6 +145,7 @@ static int run(mcd_scenario *sc, mcd_step_method m, int warm, double duration, s
     }
     const double seconds = mcd_clock_seconds() - t0;
     res->failures = mcd_sim_solver_failures(mcd_runner_sim(r));
+    res->halvings = mcd_sim_step_halvings(mcd_runner_sim(r));
     res->iterations = res->steps ? (double)iterations / (double)res->steps : 0.0;
     res->us_per_step = res->steps ? 1e6 * seconds / (double)res->steps : 0.0;
     mcd_runner_free(r);
@@ -168,9 +172,10 @@ static int bench_scene(const bench_scenes_options *o, const char *name)
             scene_result res;
             bad = run(sc, m, warm, o->duration, &res);
             if (bad) break;
-            printf("| %s | %s | %s | %ld / %ld | %ld | %.2f | %.0f |%s%s\n", name, o->methods[i],
-                   warm ? "warm" : "cold", res.steps, res.total, res.failures, res.iterations,
-                   res.us_per_step, res.stop[0] ? " stopped: " : "", res.stop);
+            printf("| %s | %s | %s | %ld / %ld | %ld | %ld | %.2f | %.0f |%s%s\n", name,
+                   o->methods[i], warm ? "warm" : "cold", res.steps, res.total, res.failures,
+                   res.halvings, res.iterations, res.us_per_step, res.stop[0] ? " stopped: " : "",
+                   res.stop);
             fflush(stdout);
         }
     }
@@ -188,8 +193,9 @@ int mcd_bench_scenes(int argc, char **argv)
     for (int i = 0; o.nmethods == 0 && i < MCD_METHOD_COUNT; i++)
         o.methods[i] = mcd_step_method_name((mcd_step_method)i);
     if (o.nmethods == 0) o.nmethods = MCD_METHOD_COUNT;
-    printf("| scene | method | start | steps | failed solves | iterations / step | us / step |\n"
-           "|---|---|---|---|---|---|---|\n");
+    printf("| scene | method | start | steps | failed solves | step halvings | iterations / step | "
+           "us / step |\n"
+           "|---|---|---|---|---|---|---|---|\n");
     int bad = 0;
     for (int i = 0; i < o.nscenes; i++) bad |= bench_scene(&o, o.scenes[i]);
     return bad;

@@ -162,6 +162,7 @@ static void print_summary(const summary *s, mcd_runner *r, const char *solver)
            s->iters, s->contact_steps ? (double)s->iters / s->contact_steps : 0.0, s->max_iters,
            s->worst_residual);
     printf("solver failures   %ld\n", mcd_sim_solver_failures(mcd_runner_sim(r)));
+    printf("step halvings     %ld\n", mcd_sim_step_halvings(mcd_runner_sim(r)));
     if (d->warn_count) printf("warnings          %ld (last: %s)\n", d->warn_count, d->warn.msg);
     const double split =
         s->total.t_dynamics + s->total.t_contacts + s->total.t_setup + s->total.t_solve;
