@@ -13,7 +13,9 @@
  * bound shifts beyond a limit is run again from the start with that limit
  * on the shifts. A path whose basis repeats (a cycle: bound shifts change
  * b) is run again from the start with the strict lexicographic ratio test
- * on a slightly perturbed b; a second repeat ends it (lemke.c). */
+ * on a slightly perturbed b; a second repeat ends it. That strict path
+ * also runs after a solution whose residual exceeds the rounding of the
+ * bound shifts, and the point of smaller residual is kept (lemke.c). */
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
