@@ -108,7 +108,7 @@
  *    minimum of [x_B, B^{-1}] up to rounding) until the pivot cap. So each
  *    path hashes its state, the basis (the exclusive or of a 64-bit key
  *    per basic variable, O(1) per pivot) and the entering variable, and
- *    compares it with Brent's saved state (cycle_check). On a repeat the
+ *    compares it with a saved state (cycle_check). On a repeat the
  *    path is run again from the start with the strict lexicographic test
  *    (ties only within the rounding floor LEMKE_ZERO_TOL of the scale, no
  *    preference for large pivots: every tie is decided by the rows of
@@ -526,12 +526,16 @@ static int complete_ray(int m, const double *A, const double *b, const mcd_lemke
 }
 
 /* Brent's cycle detection on the states of a path (the hash of the basis
- * and the entering variable): the state saved at pivots 1, 2, 4, 8, ...
- * after the last save is compared with every later one, so a cycle of
- * length L that starts at pivot s is found by pivot 2 max(s, L) + L. */
+ * and the entering variable): a state is saved, then compared with every
+ * later one, at pivots 1, 2, 4, 8, ... after the last save, but at most
+ * `window` pivots after it (Brent's doubling alone finds a cycle that starts
+ * at pivot s only by pivot 2 s + L: a cycle of a group LCP of n = 648 from
+ * sphere_pile starts at pivot 23,788, and Brent's next save came after the
+ * cap of 32,400). With window = 2m, a cycle of length L <= 2m that starts at
+ * pivot s is found by pivot s + 4m + L; longer ones run to the cap. */
 typedef struct cycle_check {
     uint64_t saved;
-    long power, length;
+    long power, length, window;
 } cycle_check;
 
 /* Whether state repeats the saved one (see cycle_check). */
@@ -540,7 +544,7 @@ static int state_repeats(cycle_check *c, uint64_t state)
     if (state == c->saved) return 1;
     if (c->length == c->power) {
         c->saved = state;
-        c->power *= 2;
+        c->power = 2 * c->power < c->window ? 2 * c->power : c->window;
         c->length = 0;
     }
     c->length++;
@@ -559,7 +563,7 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
     double lu_floor = 0.0; /* the starting basis, the identity, is exact */
     uint64_t basis_hash = 0;
     for (int i = 0; i < m; i++) basis_hash ^= variable_key(i);
-    cycle_check cycle = {basis_hash ^ variable_key(2 * m + 1 + entering), 1, 1};
+    cycle_check cycle = {basis_hash ^ variable_key(2 * m + 1 + entering), 1, 1, 2L * m};
     *cycled = 0;
     for (int k = 0;; k++) {
         if (k == max_pivots) return MCD_ERR_NOT_CONVERGED;
