@@ -462,11 +462,11 @@ typedef struct lemke_rule {
  * says that B^{-1} and x_B come from an LU with no pivot since; *lu_floor is
  * the relative error estimate measured then. The basis is refactorized (and
  * *fresh set) when the estimated error of x_B is large (needs_lu), and
- * before a ray is accepted. rule: see lemke_rule. -1 on a ray; -2 when no row limits the entering
- * variable but z0 <= delta + LEMKE_SHIFT_TOL times the scale: the current
- * point then solves the LCP with b + e z0, a change of b no larger than a
- * bound shift the second pass allows, and is returned; the caller checks
- * its error. */
+ * before a ray is accepted. rule: see lemke_rule. -1 on a ray; -2 when no
+ * row limits the entering variable but z0 <= delta + LEMKE_SHIFT_TOL times
+ * the scale: the current point then solves the LCP with b + e z0, a change
+ * of b no larger than a bound shift the second pass allows, and is
+ * returned; the caller checks its error. */
 static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh,
                        double *lu_floor, lemke_rule rule)
 {
