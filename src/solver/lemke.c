@@ -6,7 +6,8 @@
  * negative b_i leaves, and then the complement of each leaving variable
  * enters, until z0 leaves (solution) or no row limits the entering variable
  * (ray). Rows of [x_B, B^{-1}] stay lexicographically positive, which rules
- * out cycling.
+ * out cycling in exact arithmetic; in floating point the bound shifts
+ * below change b, and a path can cycle (the cycle check, at the end).
  *
  * Floating point. Contact LCPs with redundant contacts (a box on four
  * coplanar corners: W rank-deficient) are highly degenerate: many basic
@@ -93,13 +94,57 @@
  *    the scale, the almost-complementary point solves the LCP with
  *    b + e z0, a change of b no larger than the second pass's shift limit,
  *    and is returned (solo12 at rest, another step: a permitted shift of
- *    9.2e-13 left z0 = 4.6e-13 on a ray; the point's error is 2.7e-12). */
+ *    9.2e-13 left z0 = 4.6e-13 on a ray; the point's error is 2.7e-12);
+ *  - the cycle check (session 11). In exact arithmetic the bases of the
+ *    path from the start are all distinct: each almost-complementary basis
+ *    has at most two neighbours, and the path is one component of that
+ *    graph; but other components are closed loops. A bound shift changes
+ *    b, and for the shifted b the current basis can lie on such a loop:
+ *    on a group LCP of models/sphere_pile.yaml (n = 312, 52 contacts) a
+ *    tie taken within Harris' band (two rows whose ratios differ by
+ *    1.3e-12, 7e-7 of their value) shifted b by 1.1e-12, and from pivot
+ *    862 on the path repeats 12 nondegenerate pivots (steps of 1e-7 to
+ *    3e-6, the same bases and values, every choice the lexicographic
+ *    minimum of [x_B, B^{-1}] up to rounding) until the pivot cap. So each
+ *    path hashes its state, the basis (the exclusive or of a 64-bit key
+ *    per basic variable, O(1) per pivot) and the entering variable, and
+ *    compares it with a saved state (cycle_check). On a repeat the
+ *    path is run again from the start with the strict lexicographic test
+ *    (ties only within the rounding floor LEMKE_ZERO_TOL of the scale, no
+ *    preference for large pivots: every tie is decided by the rows of
+ *    B^{-1}) on b' = b + eps max|b_i| u, u_i in [1, 2) pseudo-random and
+ *    eps = LEMKE_PERTURBATION. That is the lexicographic perturbation
+ *    b + (eps, eps^2, ...) made generic (its powers underflow): it
+ *    separates the problem's degenerate ties by some 1e-11 of the scale,
+ *    far above the rounding floor, so that the perturbation and not the
+ *    rounding decides them, and it changes b by less than the second
+ *    pass's allowance LEMKE_SHIFT_TOL; the final basis is solved with the
+ *    true b (refine) and the caller checks the error. Harris' band alone
+ *    (no perturbation) and the strict test alone still cycle on a group of
+ *    n = 624, eps = 1e-12 and 1e-11 do not, 1e-13 does. A repeat in that
+ *    path ends it with MCD_ERR_NOT_CONVERGED. A hash collision could only
+ *    send a path to the strict test early;
+ *  - the strict path after an inaccurate solution (session 11). The bound
+ *    shifts of a Harris path that ends normally (z0 leaves) can leave a
+ *    final basis that, solved with the true b, has values below 0 well
+ *    beyond rounding (the "near the tolerance" points of docs/solvers.md,
+ *    session 10: errors 1e-10 to 2e-9 on the piles' groups). When the
+ *    point's residual max_i |min(zeta_i, (A zeta + b)_i)| exceeds
+ *    LEMKE_SHIFT_TOL max |b_i|, the strict path on the perturbed b runs
+ *    from the start, and its point is kept if its residual is smaller.
+ *    On the 22 such groups dumped from the piles (n = 462 to 738, Harris
+ *    errors 1e-10 to 5e-7), 20 come out at errors 4e-16 to 4e-12 (about
+ *    twice the pivots in all), two stay above 1e-10 (2.4e-10, 6.4e-10).
+ *    Not the strict test alone for every path: it fails on box landings
+ *    (tests/solver/test_lemke_degenerate.c: error 9e-3 on one of the 400),
+ *    where Harris' preference for large pivots is needed. */
 #include "lemke.h"
 
 #include "../base/lapack.h"
 #include "dense.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #define LEMKE_PIVOT_TOL    1e-7  /* a_i <= this times max |a_i| counts as 0: no pivot */
@@ -112,6 +157,8 @@
     10.0 /* ... if it is also this many times the estimate right after the last LU */
 #define LEMKE_TIE_PIVOT_RATIO                                                                      \
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
+#define LEMKE_PERTURBATION                                                                         \
+    1e-11 /* after a cycle: b perturbed by up to twice this times max |b_i| */
 
 static int z0_index(int m)
 {
@@ -219,8 +266,11 @@ static int limits(double a, double x, double amax, double theta_large, double sh
 
 /* Harris/lexicographic minimum-ratio test for the entering column w->col
  * (see the top of the file; x_B >= 0 here): the leaving row, preferring
- * the row of z0 when it ties; -1 if no a_i is positive (ray). */
-static int ratio_test(int m, const mcd_lemke_ws *w, double delta, double shift_tol)
+ * the row of z0 when it ties; -1 if no a_i is positive (ray). harris: 1
+ * keeps, among the tied rows, only the large pivots (Harris' choice); 0
+ * (the strict test, after a cycle) lets the lexicographic rule decide
+ * among all of them, delta then being the rounding floor. */
+static int ratio_test(int m, const mcd_lemke_ws *w, double delta, double shift_tol, int harris)
 {
     const double *a = w->col, *x = w->xB;
     double amax = 0.0;
@@ -243,7 +293,7 @@ static int ratio_test(int m, const mcd_lemke_ws *w, double delta, double shift_t
         w->ties[nt++] = i;
         tied_amax = fmax(tied_amax, a[i]);
     }
-    nt = keep_stable_pivots(nt, w->ties, a, tied_amax);
+    if (harris) nt = keep_stable_pivots(nt, w->ties, a, tied_amax);
     double rows = 0.0; /* the size of the tied rows of B^{-1} / a_i */
     for (int t = 0; t < nt; t++) {
         const double *Bi = w->Binv + (size_t)w->ties[t] * m;
@@ -283,15 +333,33 @@ static int first_row(int m, const double *b)
     return r;
 }
 
-static void start_basis(int m, const double *b, const mcd_lemke_ws *w)
+/* A 64-bit key of variable v (splitmix64's finalizer): the hash of a basis
+ * is the exclusive or of its variables' keys, updated in O(1) per pivot. */
+static uint64_t variable_key(int v)
+{
+    uint64_t x = (uint64_t)v + 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+/* The starting basis {w}: B^{-1} = I and x_B = b' = b + eps max_i |b_i| u,
+ * u_i in [1, 2) drawn from variable_key(i) (eps = 0: b' = b; see the top
+ * of the file). */
+static void start_basis(int m, const double *b, double eps, const mcd_lemke_ws *w)
 {
     memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
+    double b_max = 0.0;
     for (int i = 0; i < m; i++) {
         w->Binv[(size_t)i * m + i] = 1.0;
         w->basis[i] = i;
+        b_max = fmax(b_max, fabs(b[i]));
     }
-    memcpy(w->xB, b, (size_t)m * sizeof *w->xB);
-    memcpy(w->xB + m, b, (size_t)m * sizeof *w->xB); /* b' = b */
+    for (int i = 0; i < m; i++) {
+        double u = 1.0 + 0x1p-53 * (double)(variable_key(i) >> 11);
+        w->xB[m + i] = eps > 0 ? b[i] + eps * b_max * u : b[i];
+    }
+    memcpy(w->xB, w->xB + m, (size_t)m * sizeof *w->xB);
 }
 
 /* LU factorization of the basis matrix into w->B (column-major); 0 if it
@@ -378,19 +446,29 @@ static int needs_lu(double scale, double error, double lu_floor)
     return error > fmax(LEMKE_REFACTOR_TOL, LEMKE_REFACTOR_GROWTH * lu_floor) * scale;
 }
 
+/* The rule of one Lemke path: shift_limit, the bound shift that a small
+ * pivot taken as zero may cause, relative to the scale (INFINITY: none
+ * limits the step; LEMKE_SHIFT_TOL in the second pass); harris, Harris'
+ * tolerant ratio test (1) or the strict lexicographic one (0); eps, the
+ * relative size of the perturbation of b (start_basis; 0: none). After a
+ * cycle: strict, with eps = LEMKE_PERTURBATION (see the top of the file). */
+typedef struct lemke_rule {
+    double shift_limit;
+    int harris;
+    double eps;
+} lemke_rule;
+
 /* The leaving row for the entering variable (its column in w->col). *fresh
  * says that B^{-1} and x_B come from an LU with no pivot since; *lu_floor is
  * the relative error estimate measured then. The basis is refactorized (and
  * *fresh set) when the estimated error of x_B is large (needs_lu), and
- * before a ray is accepted. shift_limit: the bound shift that a
- * small pivot taken as zero may cause, relative to the scale (INFINITY:
- * none limits the step). -1 on a ray; -2 when no row limits the entering
- * variable but z0 <= delta + LEMKE_SHIFT_TOL times the scale: the current
- * point then solves the LCP with b + e z0, a change of b no larger than a
- * bound shift the second pass allows, and is returned; the caller checks
- * its error. */
+ * before a ray is accepted. rule: see lemke_rule. -1 on a ray; -2 when no
+ * row limits the entering variable but z0 <= delta + LEMKE_SHIFT_TOL times
+ * the scale: the current point then solves the LCP with b + e z0, a change
+ * of b no larger than a bound shift the second pass allows, and is
+ * returned; the caller checks its error. */
 static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh,
-                       double *lu_floor, double shift_limit)
+                       double *lu_floor, lemke_rule rule)
 {
     for (;;) {
         double scale, error;
@@ -398,7 +476,8 @@ static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int enteri
         if (*fresh) *lu_floor = error / scale;
         int stale = !*fresh && needs_lu(scale, error, *lu_floor);
         double delta = zero_band(scale, error);
-        int r = stale ? -1 : ratio_test(m, w, delta, delta + shift_limit * scale);
+        double band = rule.harris ? delta : zero_band(scale, 0.0);
+        int r = stale ? -1 : ratio_test(m, w, band, delta + rule.shift_limit * scale, rule.harris);
         if (r >= 0) return r;
         if (*fresh) return w->xB[z0_row(m, w)] <= shift_allowance(scale, error) ? -2 : -1;
         refactor(m, A, w);
@@ -446,18 +525,54 @@ static int complete_ray(int m, const double *A, const double *b, const mcd_lemke
     return kept;
 }
 
-/* One Lemke path from the start (mcd_lemke; shift_limit as leaving_row). */
-static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
-                             const mcd_lemke_ws *w, double shift_limit, int *pivots)
+/* Brent's cycle detection on the states of a path (the hash of the basis
+ * and the entering variable): a state is saved, then compared with every
+ * later one, at pivots 1, 2, 4, 8, ... after the last save, but at most
+ * `window` pivots after it (Brent's doubling alone finds a cycle that starts
+ * at pivot s only by pivot 2 s + L: a cycle of a group LCP of n = 648 from
+ * sphere_pile starts at pivot 23,788, and Brent's next save came after the
+ * cap of 32,400). With window = 2m, a cycle of length L <= 2m that starts at
+ * pivot s is found by pivot s + 4m + L; longer ones run to the cap. */
+typedef struct cycle_check {
+    uint64_t saved;
+    long power, length, window;
+} cycle_check;
+
+/* Whether state repeats the saved one (see cycle_check). */
+static int state_repeats(cycle_check *c, uint64_t state)
 {
-    int r = first_row(m, b);
-    start_basis(m, b, w);
+    if (state == c->saved) return 1;
+    if (c->length == c->power) {
+        c->saved = state;
+        c->power = 2 * c->power < c->window ? 2 * c->power : c->window;
+        c->length = 0;
+    }
+    c->length++;
+    return 0;
+}
+
+/* One Lemke path from the start (mcd_lemke; rule as leaving_row). A
+ * repeated state (basis and entering variable) ends it with
+ * MCD_ERR_NOT_CONVERGED and *cycled set. */
+static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
+                             const mcd_lemke_ws *w, lemke_rule rule, int *pivots, int *cycled)
+{
+    start_basis(m, b, rule.eps, w);
+    int r = first_row(m, w->xB);
     int entering = z0_index(m), fresh = 1;
     double lu_floor = 0.0; /* the starting basis, the identity, is exact */
+    uint64_t basis_hash = 0;
+    for (int i = 0; i < m; i++) basis_hash ^= variable_key(i);
+    cycle_check cycle = {basis_hash ^ variable_key(2 * m + 1 + entering), 1, 1, 2L * m};
+    *cycled = 0;
     for (int k = 0;; k++) {
         if (k == max_pivots) return MCD_ERR_NOT_CONVERGED;
+        if (k > 0 && state_repeats(&cycle, basis_hash ^ variable_key(2 * m + 1 + entering))) {
+            *cycled = 1;
+            return MCD_ERR_NOT_CONVERGED;
+        }
         entering_column(m, A, w, entering);
-        if (k > 0) r = leaving_row(m, A, w, entering, &fresh, &lu_floor, shift_limit);
+        if (k > 0) r = leaving_row(m, A, w, entering, &fresh, &lu_floor, rule);
         if (r == -2) return MCD_OK; /* z0 = 0 up to the shifts: solved */
         if (r < 0) {                /* a ray: its complementary neighbour, else a ray */
             if (!complete_ray(m, A, b, w, entering)) return MCD_ERR_INFEASIBLE;
@@ -469,10 +584,58 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
         fresh = 0;
         int leaving = w->basis[r];
         w->basis[r] = entering;
+        basis_hash ^= variable_key(leaving) ^ variable_key(entering);
         for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
         if (leaving == z0_index(m)) return MCD_OK;
         entering = complement(m, leaving);
     }
+}
+
+/* A Lemke path with Harris' ratio test; if it cycles, a path from the start
+ * with the strict lexicographic test on the perturbed b (see the top of
+ * the file), whose own cycle ends it with MCD_ERR_NOT_CONVERGED. */
+static mcd_status path_without_cycle(int m, const double *A, const double *b, int max_pivots,
+                                     const mcd_lemke_ws *w, double shift_limit, int *pivots,
+                                     int *strict)
+{
+    int cycled;
+    lemke_rule rule = {shift_limit, 1, 0.0};
+    mcd_status status = lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled);
+    *strict = cycled;
+    if (!cycled) return status;
+    rule = (lemke_rule){shift_limit, 0, LEMKE_PERTURBATION};
+    return lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled);
+}
+
+/* max_i |min(zeta_i, (A zeta + b)_i)|, the natural-map residual of the LCP
+ * at zeta (uses w->tmp). */
+static double lcp_residual(int m, const double *A, const double *b, const mcd_lemke_ws *w,
+                           const double *zeta)
+{
+    mcd_dense_matvec(m, A, zeta, b, w->tmp);
+    double r = 0.0;
+    for (int i = 0; i < m; i++) r = fmax(r, fabs(fmin(zeta[i], w->tmp[i])));
+    return r;
+}
+
+/* After a solution by Harris' test whose residual exceeds LEMKE_SHIFT_TOL
+ * max |b_i| (the final basis, solved with the true b, has values below 0
+ * beyond rounding: the bound shifts changed b by more), the strict path on
+ * the perturbed b (see the top of the file); its point replaces zeta if
+ * its residual is smaller. */
+static void retry_strict(int m, const double *A, const double *b, int max_pivots,
+                         const mcd_lemke_ws *w, double *zeta, int *pivots)
+{
+    double b_max = 0.0;
+    for (int i = 0; i < m; i++) b_max = fmax(b_max, fabs(b[i]));
+    double residual = lcp_residual(m, A, b, w, zeta);
+    if (residual <= LEMKE_SHIFT_TOL * b_max) return;
+    int cycled;
+    lemke_rule rule = {INFINITY, 0, LEMKE_PERTURBATION};
+    if (lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled) != MCD_OK) return;
+    refine(m, A, b, w);
+    extract(m, w, w->col);
+    if (lcp_residual(m, A, b, w, w->col) < residual) memcpy(zeta, w->col, (size_t)m * sizeof *zeta);
 }
 
 mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
@@ -481,10 +644,12 @@ mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, co
     *pivots = 0;
     memset(zeta, 0, (size_t)m * sizeof *zeta);
     if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
-    mcd_status status = lemke_path(m, A, b, max_pivots, w, INFINITY, pivots);
+    int strict;
+    mcd_status status = path_without_cycle(m, A, b, max_pivots, w, INFINITY, pivots, &strict);
     if (status == MCD_ERR_INFEASIBLE && shifted_beyond_limit(m, A, b, w))
-        status = lemke_path(m, A, b, max_pivots, w, LEMKE_SHIFT_TOL, pivots);
+        status = path_without_cycle(m, A, b, max_pivots, w, LEMKE_SHIFT_TOL, pivots, &strict);
     if (status == MCD_OK) refine(m, A, b, w);
     extract(m, w, zeta);
+    if (status == MCD_OK && !strict) retry_strict(m, A, b, max_pivots, w, zeta, pivots);
     return status;
 }

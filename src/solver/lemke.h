@@ -11,7 +11,11 @@
  * left last) is solved afresh with the true b and returned if its values
  * are >= 0 up to the shift limit below. A path that ends on a ray after
  * bound shifts beyond a limit is run again from the start with that limit
- * on the shifts (lemke.c). */
+ * on the shifts. A path whose basis repeats (a cycle: bound shifts change
+ * b) is run again from the start with the strict lexicographic ratio test
+ * on a slightly perturbed b; a second repeat ends it. That strict path
+ * also runs after a solution whose residual exceeds the rounding of the
+ * bound shifts, and the point of smaller residual is kept (lemke.c). */
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
@@ -30,11 +34,12 @@ typedef struct mcd_lemke_ws {
 } mcd_lemke_ws;
 
 /* Solves the LCP into zeta (m). pivots receives the number of pivots of
- * both passes; max_pivots bounds each pass.
+ * every pass; max_pivots bounds each pass.
  * Returns MCD_OK, MCD_ERR_INFEASIBLE (ray termination: no admissible
  * pivot, the LCP has no solution when A is copositive-plus) or
- * MCD_ERR_NOT_CONVERGED (max_pivots reached). On failure zeta holds the
- * zeta part of the current almost-complementary basic point. */
+ * MCD_ERR_NOT_CONVERGED (max_pivots reached, or the strict path cycled).
+ * On failure zeta holds the zeta part of the current almost-complementary
+ * basic point. */
 mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
                      double *zeta, int *pivots);
 
