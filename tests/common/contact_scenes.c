@@ -26,6 +26,20 @@ mcd_model *scene_ball_model(void)
     return scene_free_body("ball", 1.0, inertia, NULL);
 }
 
+mcd_status scene_ball_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
+                            mcd_contact_point *c, int capacity, int *n, mcd_error *err)
+{
+    (void)user, (void)m, (void)d, (void)err;
+    *n = 0;
+    double gap = q[2] - 1.0;
+    if (gap > 0.01) return MCD_OK;
+    if (capacity < 1) return MCD_ERR_CAPACITY;
+    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, SCENE_BALL_MU, 0.0, 0.0};
+    c[0] = p;
+    *n = 1;
+    return MCD_OK;
+}
+
 mcd_model *scene_box_model(void)
 {
     const double I = 4 * SCENE_BOX_HALF * SCENE_BOX_HALF / 6.0; /* m (2 HALF)^2 / 6 */

@@ -16,6 +16,13 @@ mcd_model *scene_free_body(const char *name, double mass, const double inertia[3
  * providers are the tests' own. */
 mcd_model *scene_ball_model(void);
 
+/* scene_ball_model's contact provider: the ball against the plane z = 0,
+ * one contact at the midpoint when within 1 cm, mu = SCENE_BALL_MU
+ * (Mylapilli & Jain's 0.2), no restitution. */
+#define SCENE_BALL_MU 0.2
+mcd_status scene_ball_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
+                            mcd_contact_point *c, int capacity, int *n, mcd_error *err);
+
 /* The box scene: a 1 kg cube of side 2 SCENE_BOX_HALF = 1 m ("box", default
  * gravity). scene_box_plane is its contact provider: the four bottom
  * corners against the plane z = 0, made when within 1 cm, mu = 0.5,

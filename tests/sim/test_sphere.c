@@ -12,26 +12,11 @@
 #include "mcdyn/mcdyn.h"
 
 #define V0   2.0
-#define MU   0.2
+#define MU   SCENE_BALL_MU
 #define G    9.81
 #define DT   1e-3
 #define TSR  (2 * V0 / (7 * MU * G))
 #define VEND (5 * V0 / 7)
-
-/* Sphere of radius 1 on the plane z = 0, contact within 1 cm. */
-static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
-                               mcd_contact_point *c, int capacity, int *n, mcd_error *err)
-{
-    (void)user, (void)m, (void)d, (void)err;
-    *n = 0;
-    double gap = q[2] - 1.0;
-    if (gap > 0.01) return MCD_OK;
-    if (capacity < 1) return MCD_ERR_CAPACITY;
-    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, MU, 0.0, 0.0};
-    c[0] = p;
-    *n = 1;
-    return MCD_OK;
-}
 
 typedef struct run_result {
     double tsr, vx, wy;    /* end of sliding; final velocities */
@@ -53,7 +38,7 @@ static run_result run(mcd_step_method kind, mcd_integrator integ, int fixed, dou
     mcd_sim *s = NULL;
     mcd_error err = {0};
     ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
-    mcd_sim_set_contact_provider(s, sphere_plane, NULL);
+    mcd_sim_set_contact_provider(s, scene_ball_plane, NULL);
     double q[7] = {0, 0, 1, 1, 0, 0, 0}, qd[6] = {V0, 0, 0, 0, 0, 0};
     ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
     run_result r = {-1, 0, 0, 0, 0, 0, 0, 0};
@@ -142,7 +127,7 @@ START_TEST(nan_is_reported_not_propagated)
     mcd_model *m = scene_ball_model();
     mcd_sim *s = NULL;
     ck_assert_int_eq(mcd_sim_create(m, NULL, &s, NULL), MCD_OK);
-    mcd_sim_set_contact_provider(s, sphere_plane, NULL);
+    mcd_sim_set_contact_provider(s, scene_ball_plane, NULL);
     mcd_sim_set_controller(s, nan_controller, NULL);
     double q[7] = {0, 0, 1, 1, 0, 0, 0}, qd[6] = {V0, 0, 0, 0, 0, 0}, keep[7];
     ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
@@ -178,7 +163,7 @@ START_TEST(solver_failure_policy)
         o.max_step_halvings = 0; /* the policy itself (test_step_halving.c halves) */
         mcd_sim *s = NULL;
         ck_assert_int_eq(mcd_sim_create(m, &o, &s, NULL), MCD_OK);
-        mcd_sim_set_contact_provider(s, sphere_plane, NULL);
+        mcd_sim_set_contact_provider(s, scene_ball_plane, NULL);
         double q[7] = {0, 0, 1, 1, 0, 0, 0}, qd[6] = {V0, 0, 0, 0, 0, 0};
         ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
         mcd_step_stats st;

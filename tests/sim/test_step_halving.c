@@ -21,20 +21,6 @@
 #define DT 1e-3
 #define V0 2.0
 
-static mcd_status sphere_plane(void *user, const mcd_model *m, const mcd_data *d, const double *q,
-                               mcd_contact_point *c, int capacity, int *n, mcd_error *err)
-{
-    (void)user, (void)m, (void)d, (void)err;
-    *n = 0;
-    double gap = q[2] - 1.0;
-    if (gap > 0.01) return MCD_OK;
-    if (capacity < 1) return MCD_ERR_CAPACITY;
-    mcd_contact_point p = {0, -1, {q[0], q[1], 0.5 * gap}, {0, 0, 1}, gap, 0.2, 0.0, 0.0};
-    c[0] = p;
-    *n = 1;
-    return MCD_OK;
-}
-
 /* A constant push along x and a count of the calls. */
 static mcd_status push(void *user, const mcd_model *m, mcd_data *d, double t, const double *q,
                        const double *qd, double *tau)
@@ -71,7 +57,7 @@ static void start(run *r, double dt, int halvings, mcd_on_failure policy, int co
     }
     mcd_error err = {0};
     ck_assert_msg(mcd_sim_create(r->m, &o, &r->s, &err) == MCD_OK, "%s", err.msg);
-    mcd_sim_set_contact_provider(r->s, sphere_plane, NULL);
+    mcd_sim_set_contact_provider(r->s, scene_ball_plane, NULL);
     mcd_sim_set_controller(r->s, push, &r->calls);
     double q[7] = {0, 0, 1, 1, 0, 0, 0}, qd[6] = {V0, 0, 0, 0, 0, 0};
     ck_assert_int_eq(mcd_sim_set_state(r->s, q, qd, 0.0), MCD_OK);

@@ -124,7 +124,8 @@ double tu_max_diff(int n, const double *a, const double *b)
     return m;
 }
 
-mcd_problem_file tu_read_fc3d_data(const char *file)
+/* tests/solver/data/FILE read as kind (fails the test if it does not read). */
+static mcd_problem_file read_data(const char *file, mcd_problem_kind kind)
 {
     char path[4096];
     const char *src = getenv("MCDYN_SOURCE");
@@ -132,8 +133,36 @@ mcd_problem_file tu_read_fc3d_data(const char *file)
     snprintf(path, sizeof path, "%s/tests/solver/data/%s", src, file);
     mcd_problem_file pf = {0};
     mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_AUTO, &pf, &err) == MCD_OK, "%s: %s",
-                  file, err.msg);
+    ck_assert_msg(mcd_problem_read_siconos(path, kind, &pf, &err) == MCD_OK, "%s: %s", file,
+                  err.msg);
+    return pf;
+}
+
+mcd_problem_file tu_read_fc3d_data(const char *file)
+{
+    mcd_problem_file pf = read_data(file, MCD_PROBLEM_AUTO);
     ck_assert_int_eq(pf.kind, MCD_PROBLEM_FC3D);
     return pf;
+}
+
+mcd_problem_file tu_read_lcp_data(const char *file, int n)
+{
+    mcd_problem_file pf = read_data(file, MCD_PROBLEM_MLCP);
+    ck_assert_int_eq(pf.mlcp.n, n);
+    for (int i = 0; i < n; i++) /* an LCP: every row z_i >= 0 _|_ w_i >= 0 */
+        ck_assert(pf.mlcp.lo[i] == 0.0 && pf.mlcp.hi[i] == INFINITY);
+    return pf;
+}
+
+double tu_lcp_residual(const mcd_mlcp *p, const double *z)
+{
+    double r2 = 0.0, q2 = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        double w = p->q[i];
+        for (int j = 0; j < p->n; j++) w += p->M[(size_t)i * p->n + j] * z[j];
+        double m = fmin(z[i], w);
+        r2 += m * m;
+        q2 += p->q[i] * p->q[i];
+    }
+    return sqrt(r2) / (1.0 + sqrt(q2));
 }

@@ -44,4 +44,14 @@ double tu_max_diff(int n, const double *a, const double *b);
  * not an FC3D problem. Free it with mcd_problem_file_free. */
 mcd_problem_file tu_read_fc3d_data(const char *file);
 
+/* The LCP of tests/solver/data/FILE (an MLCP whose every row has bounds
+ * [0, inf)) of n rows; fails the test otherwise. Free it with
+ * mcd_problem_file_free. */
+mcd_problem_file tu_read_lcp_data(const char *file, int n);
+
+/* ||min(z, w)||_2 / (1 + ||q||_2), w = M z + q: the natural-map residual
+ * of an LCP (docs/solvers.md, "Error measures"), written out here rather
+ * than taken from the library. */
+double tu_lcp_residual(const mcd_mlcp *p, const double *z);
+
 #endif

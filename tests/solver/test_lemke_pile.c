@@ -15,6 +15,7 @@
  * computed here from w = M z + q, is within the documented tolerance of
  * mlcp-lemke. */
 #include "common/check_main.h"
+#include "solver_testutil.h"
 
 #include <check.h>
 #include <math.h>
@@ -26,41 +27,10 @@
 
 #define GROUP_ROWS 312
 
-/* tests/solver/data/FILE as an MLCP (fails the test if it does not read). */
-static void read_group(const char *file, mcd_problem_file *f)
-{
-    const char *src = getenv("MCDYN_SOURCE");
-    ck_assert_msg(src != NULL, "MCDYN_SOURCE is not set");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/solver/data/%s", src, file);
-    mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_MLCP, f, &err) == MCD_OK, "%s: %s",
-                  file, err.msg);
-    ck_assert_int_eq(f->mlcp.n, GROUP_ROWS);
-    for (int i = 0; i < GROUP_ROWS; i++) /* an LCP: every row z_i >= 0 _|_ w_i >= 0 */
-        ck_assert(f->mlcp.lo[i] == 0.0 && f->mlcp.hi[i] == INFINITY);
-}
-
-/* ||min(z, w)||_2 / (1 + ||q||_2), w = M z + q: the natural-map residual
- * of an LCP (docs/solvers.md, "Error measures"), written out here. */
-static double lcp_residual(const mcd_mlcp *p, const double *z)
-{
-    double r2 = 0.0, q2 = 0.0;
-    for (int i = 0; i < p->n; i++) {
-        double w = p->q[i];
-        for (int j = 0; j < p->n; j++) w += p->M[(size_t)i * p->n + j] * z[j];
-        double m = fmin(z[i], w);
-        r2 += m * m;
-        q2 += p->q[i] * p->q[i];
-    }
-    return sqrt(r2) / (1.0 + sqrt(q2));
-}
-
 START_TEST(regular_pile_group_26_is_solved)
 {
     const char *file = "lemke_pile_regular_26.dat";
-    mcd_problem_file f;
-    read_group(file, &f);
+    mcd_problem_file f = tu_read_lcp_data(file, GROUP_ROWS);
     const mcd_mlcp *p = &f.mlcp;
     mcd_solver_ws *ws;
     ck_assert_int_eq(mcd_solver_ws_create(p->n, &ws, NULL), MCD_OK);
@@ -74,7 +44,7 @@ START_TEST(regular_pile_group_26_is_solved)
                   st.iterations, st.error);
     ck_assert_int_eq(st.stages, 1);
     for (int i = 0; i < p->n; i++) ck_assert_msg(z[i] >= 0.0, "%s: z[%d] = %g", file, i, z[i]);
-    double r = lcp_residual(p, z);
+    double r = tu_lcp_residual(p, z);
     ck_assert_msg(r <= o.tol, "%s: residual %g > tol %g", file, r, o.tol);
     mcd_solver_ws_free(ws);
     mcd_problem_file_free(&f);
