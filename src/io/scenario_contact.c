@@ -24,8 +24,8 @@ static const scn_field contact_fields[] = {
     {"resting_gap", SCN_NUMBER, CON(resting_gap), {0.0, MCD_CONTACT_MAX_RESTING_GAP, 0, 0}},
     {"self_collision", SCN_BOOL, CON(self_collision), SCN_ANY},
     {"joint_limits", SCN_BOOL, CON(joint_limits), SCN_ANY},
-    {"directions", SCN_INT, CON(directions), {4, 0, 0, 0}},
-    {"max_points", SCN_INT, CON(max_points), {1, 0, 0, 0}},
+    {"directions", SCN_INT, CON(directions), {4, INFINITY, 0, 0}},
+    {"max_points", SCN_INT, CON(max_points), {1, MCD_SIM_MAX_CONTACTS, 0, 0}},
     {.key = "direction_mode"},
     {.key = "impact_law"},
     {"direction_angle", SCN_NUMBER, CON(direction_angle), SCN_ANY},
@@ -71,9 +71,6 @@ mcd_status scn_parse_contact(const scn_ctx *c, const scn_at *doc)
         st = scn_fail(c, &at, MCD_ERR_ARG,
                       "must be even (each direction comes with its opposite), got %d",
                       s->directions);
-    if (st == MCD_OK && s->max_points > MCD_SIM_MAX_CONTACTS && scn_find(&map, "max_points", &at))
-        st = scn_fail(c, &at, MCD_ERR_ARG, "must be <= %d (got %d)", MCD_SIM_MAX_CONTACTS,
-                      s->max_points);
     if (st == MCD_OK && scn_find(&map, "direction_mode", &at)) {
         st = scn_choice(c, &at, direction_mode_names, SCN_COUNT(direction_mode_names), &v);
         if (st == MCD_OK) s->direction_mode = (mcd_direction_mode)v;

@@ -6,13 +6,16 @@
  */
 #include "scenario_internal.h"
 
+#include <limits.h>
+
 static mcd_status read_field(const scn_ctx *c, const scn_at *at, const scn_field *f, void *dst)
 {
     switch (f->kind) {
     case SCN_NUMBER:
         return scn_number(c, at, f->bounds, (double *)dst);
     case SCN_INT:
-        return scn_int(c, at, (int)f->bounds.lo, (int *)dst);
+        return scn_int(c, at, (int)f->bounds.lo,
+                       f->bounds.hi < INT_MAX ? (int)f->bounds.hi : INT_MAX, (int *)dst);
     case SCN_BOOL:
         return scn_bool(c, at, (int *)dst);
     case SCN_TEXT:

@@ -66,7 +66,7 @@ typedef struct scn_bounds {
 typedef enum scn_kind {
     SCN_CUSTOM = 0, /* read by the section's own code */
     SCN_NUMBER,     /* double, within bounds */
-    SCN_INT,        /* int >= bounds.lo */
+    SCN_INT,        /* int in [bounds.lo, bounds.hi] (hi INFINITY: no upper bound) */
     SCN_BOOL,       /* int, 0 or 1 */
     SCN_TEXT        /* char *, a copy of a nonempty string */
 } scn_kind;
@@ -115,8 +115,8 @@ const char *scn_entry_key(const scn_at *map, int i);
 
 /* A finite number within b (plain scalar: quoted numbers are strings). */
 mcd_status scn_number(const scn_ctx *c, const scn_at *at, scn_bounds b, double *out);
-/* A decimal integer >= min. */
-mcd_status scn_int(const scn_ctx *c, const scn_at *at, int min, int *out);
+/* A decimal integer in [min, max]. */
+mcd_status scn_int(const scn_ctx *c, const scn_at *at, int min, int max, int *out);
 /* true or false (also True, TRUE, False, FALSE). */
 mcd_status scn_bool(const scn_ctx *c, const scn_at *at, int *out);
 /* Any scalar but null; nonempty: "" is an error too. *out points into the tree. */

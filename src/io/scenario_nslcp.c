@@ -14,7 +14,7 @@ static const scn_field nslcp_fields[] = {
     {"b_b", SCN_NUMBER, NS(b_b), SCN_NONNEG},
     {"v_th", SCN_NUMBER, NS(v_th), SCN_NONNEG},
     {"rho", SCN_NUMBER, NS(rho), SCN_NONNEG},
-    {"directions", SCN_INT, NS(ndir), {2, 0, 0, 0}},
+    {"directions", SCN_INT, NS(ndir), {2, INFINITY, 0, 0}},
     {"match_distance", SCN_NUMBER, NS(match_distance), SCN_NONNEG},
 };
 #undef NS

@@ -196,7 +196,7 @@ mcd_status scn_number(const scn_ctx *c, const scn_at *at, scn_bounds b, double *
     return st;
 }
 
-mcd_status scn_int(const scn_ctx *c, const scn_at *at, int min, int *out)
+mcd_status scn_int(const scn_ctx *c, const scn_at *at, int min, int max, int *out)
 {
     const yt_node *n = at->node;
     if (!is_plain_value(n) || yt_is_null(n)) return type_error(c, at, "an integer");
@@ -207,6 +207,7 @@ mcd_status scn_int(const scn_ctx *c, const scn_at *at, int min, int *out)
     if (errno == ERANGE || v > INT_MAX || v < INT_MIN)
         return scn_fail(c, at, MCD_ERR_ARG, "'%s' is out of range", n->text);
     if (v < min) return scn_fail(c, at, MCD_ERR_ARG, "must be >= %d (got %ld)", min, v);
+    if (v > max) return scn_fail(c, at, MCD_ERR_ARG, "must be <= %d (got %ld)", max, v);
     *out = (int)v;
     return MCD_OK;
 }
