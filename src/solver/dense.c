@@ -45,6 +45,13 @@ double mcd_dense_norm(int n, const double *x)
     return sqrt(mcd_dense_dot(n, x, x));
 }
 
+double mcd_dense_max_abs(int n, const double *x)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
+    return m;
+}
+
 int mcd_dense_isfinite(int n, const double *x)
 {
     for (int i = 0; i < n; i++)

@@ -16,6 +16,8 @@ void mcd_dense_gram(int n, const double *A, double *G);
 /* x . y: mcd_dense_dot (base/dense_dot.h). */
 /* Euclidean norm. */
 double mcd_dense_norm(int n, const double *x);
+/* max_i |x_i| (0 for n = 0; NaN entries are skipped, as fmax does). */
+double mcd_dense_max_abs(int n, const double *x);
 /* 1 if every entry of x (n) is finite. */
 int mcd_dense_isfinite(int n, const double *x);
 

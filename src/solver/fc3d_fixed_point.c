@@ -29,13 +29,6 @@ typedef struct fixed_point {
     double next_finish;             /* a local finish when the change of s falls below this */
 } fixed_point;
 
-static double max_abs(int n, const double *x)
-{
-    double m = 0.0;
-    for (int i = 0; i < n; i++) m = fmax(m, fabs(x[i]));
-    return m;
-}
-
 /* q_s = q + E s, the QP's linear term. */
 static void shift_q(fixed_point *f)
 {
@@ -151,7 +144,7 @@ static mcd_status start_solve(fixed_point *f, const mcd_fixed_point_opts *o, dou
     f->theta = 1.0, f->least = INFINITY, f->updates = 0;
     *change = update_s(f, u, 1.0, &f->psi);
     f->theta = o->relaxation, f->least = INFINITY, f->updates = 0;
-    f->scale = fmax(max_abs(f->n, p->q), max_abs(p->nc, w->s));
+    f->scale = fmax(mcd_dense_max_abs(f->n, p->q), mcd_dense_max_abs(p->nc, w->s));
     mcd_admm_bind(&f->admm, &f->qp, w->F, w->admm);
     if (record(f, r, u) <= o->tol) return MCD_OK;
     return mcd_admm_start(&f->admm, r, FP_PROX) ? MCD_ERR_NOT_CONVERGED : MCD_ERR_SINGULAR;

@@ -10,6 +10,7 @@
 #include "mcdyn/lcp_block_pivot.h"
 
 #include "../base/lapack.h"
+#include "dense.h"
 
 #include <float.h>
 #include <math.h>
@@ -210,8 +211,7 @@ static double residual(int n, const double *M, const double *q, const double *z,
 static mcd_bpp_result pivot_loop(mcd_bpp_ws *w, int n, const double *M, const double *q,
                                  const mcd_bpp_opts *o, double *z, double *wv, mcd_bpp_stats *st)
 {
-    double qn = 0.0;
-    for (int i = 0; i < n; i++) qn = fmax(qn, fabs(q[i]));
+    const double qn = mcd_dense_max_abs(n, q);
     const double tau = o->tol * (1.0 + qn);
     const int max_iter = o->max_iter > 0 ? o->max_iter : 10 * n + 10;
     int best = n + 1, tries = o->max_block_tries, hist_len = 0, last = -1;

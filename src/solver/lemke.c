@@ -273,8 +273,7 @@ static int limits(double a, double x, double amax, double theta_large, double sh
 static int ratio_test(int m, const mcd_lemke_ws *w, double delta, double shift_tol, int harris)
 {
     const double *a = w->col, *x = w->xB;
-    double amax = 0.0;
-    for (int i = 0; i < m; i++) amax = fmax(amax, fabs(a[i]));
+    const double amax = mcd_dense_max_abs(m, a);
     double theta = INFINITY;
     for (int i = 0; i < m; i++)
         if (a[i] > LEMKE_PIVOT_TOL * amax) theta = fmin(theta, (x[i] + delta) / a[i]);
@@ -349,13 +348,10 @@ static uint64_t variable_key(int v)
 static void start_basis(int m, const double *b, double eps, const mcd_lemke_ws *w)
 {
     memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
-    double b_max = 0.0;
+    const double b_max = mcd_dense_max_abs(m, b);
     for (int i = 0; i < m; i++) {
         w->Binv[(size_t)i * m + i] = 1.0;
         w->basis[i] = i;
-        b_max = fmax(b_max, fabs(b[i]));
-    }
-    for (int i = 0; i < m; i++) {
         double u = 1.0 + 0x1p-53 * (double)(variable_key(i) >> 11);
         w->xB[m + i] = eps > 0 ? b[i] + eps * b_max * u : b[i];
     }
@@ -626,10 +622,8 @@ static double lcp_residual(int m, const double *A, const double *b, const mcd_le
 static void retry_strict(int m, const double *A, const double *b, int max_pivots,
                          const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
-    double b_max = 0.0;
-    for (int i = 0; i < m; i++) b_max = fmax(b_max, fabs(b[i]));
     double residual = lcp_residual(m, A, b, w, zeta);
-    if (residual <= LEMKE_SHIFT_TOL * b_max) return;
+    if (residual <= LEMKE_SHIFT_TOL * mcd_dense_max_abs(m, b)) return;
     int cycled;
     lemke_rule rule = {INFINITY, 0, LEMKE_PERTURBATION};
     if (lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled) != MCD_OK) return;
