@@ -215,7 +215,8 @@ static mcd_fixed_point_ws lend_ws(const mcd_solver_ws *ws)
                 .w_step = mcd_ws_vec(ws, 4),
                 .r_trial = mcd_ws_vec(ws, 5),
                 .u_trial = mcd_ws_vec(ws, 6),
-                .r_best = mcd_ws_vec(ws, 7)},
+                .r_best = mcd_ws_vec(ws, 7),
+                .sparse = ws->sparse_lu},
     };
     return w;
 }

@@ -165,12 +165,18 @@ static void newton_matrix(const mcd_fc3d *p, const double *rho, const double *r,
     for (int k = 0; k < p->nc; k++) contact_rows(p, k, rho, r, u, eps, J);
 }
 
-/* step = -J^-1 phi. The row-major J is the column-major J^T: its LU is
- * that of J^T, and the solve with J is dgetrs with 'T'. 0 if J is
+/* step = -J^-1 phi: by the sparse LU when it is set up (sparse) and
+ * succeeds; else dense, where the row-major J is the column-major J^T: its
+ * LU is that of J^T, and the solve with J is dgetrs with 'T'. 0 if J is
  * exactly singular. */
-static int newton_step(int n, double *J, int *ipiv, const double *phi, double *step)
+static int newton_step(int n, const mcd_nsn_ws *w, int sparse, const double *phi, double *step)
 {
-    int info = 0, one = 1;
+    double *J = w->J;
+    int *ipiv = w->ipiv, info = 0, one = 1;
+    if (sparse) {
+        for (int i = 0; i < n; i++) step[i] = -phi[i];
+        if (mcd_sparse_lu_solve(w->sparse, J, step) && mcd_dense_isfinite(n, step)) return 1;
+    }
     dgetrf_(&n, &n, J, &n, ipiv, &info);
     if (info != 0) return 0;
     for (int i = 0; i < n; i++) step[i] = -phi[i];
@@ -185,6 +191,7 @@ typedef struct nsn_state {
     const mcd_nsn_ws *w;
     double *r, *u;
     double psi, error, best_error;
+    int sparse; /* 1: the sparse step is set up for this run */
     double recent[NSN_MEMORY];
     int n_recent;
 } nsn_state;
@@ -333,7 +340,7 @@ static int newton_run(nsn_state *s, double tol, int max_iter)
         double eps = boost * fmin(fmax(rel, NSN_EPS_MIN), NSN_EPS_MAX);
         newton_matrix(p, w->rho, s->r, s->u, eps, w->J);
         it++;
-        if (newton_step(n, w->J, w->ipiv, w->phi, w->step) && line_search(s)) {
+        if (newton_step(n, w, s->sparse, w->phi, w->step) && line_search(s)) {
             boost = fmax(1.0, boost / 10.0);
             keep_if_best(s, n);
             if (s->psi < 0.5 * mark) mark = s->psi, it_mark = it;
@@ -359,6 +366,7 @@ mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, co
 {
     int n = mcd_fc3d_size(p);
     nsn_state s = {.p = p, .w = w, .r = r, .u = u, .best_error = INFINITY};
+    s.sparse = w->sparse && mcd_sparse_lu_setup(w->sparse, n, p->W, p->nb);
     start_rung(&s, 0);
     *res = (mcd_nsn_result){0, s.psi, 0.0};
     if (!isfinite(s.psi)) return MCD_ERR_NONFINITE;

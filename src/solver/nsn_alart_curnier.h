@@ -63,12 +63,15 @@
  * test hands the best point to the next rung instead of spending max_iter
  * there, so a stalling rung ends alike whatever max_iter (> NSN_STALL).
  * The method stops when the library's error measure (mcd_fc3d_error) is
- * <= tol. Dense LU (LAPACK dgetrf) of the n x n Newton matrix; no
- * allocation. */
+ * <= tol. The Newton matrix is factored by KLU (sparse_lu.h) on problems
+ * of more than MCD_SPARSE_LU_MIN_N unknowns whose W has a sparse block
+ * pattern, by dense LU (LAPACK dgetrf) otherwise and whenever the sparse
+ * step fails; no allocation on the dense path. */
 #ifndef MCDYN_SOLVER_NSN_ALART_CURNIER_H
 #define MCDYN_SOLVER_NSN_ALART_CURNIER_H
 
 #include "mcdyn/problem.h"
+#include "sparse_lu.h"
 
 typedef struct mcd_nsn_ws {
     double *J;   /* n x n: the Newton matrix, factored in place */
@@ -76,6 +79,7 @@ typedef struct mcd_nsn_ws {
     double *rho; /* n: rho of each row */
     double *phi; /* n: Phi at r */
     double *phi_trial, *step, *w_step, *r_trial, *u_trial, *r_best; /* n each */
+    mcd_sparse_lu *sparse; /* the sparse step (sparse_lu.h), set up per run; NULL: dense */
 } mcd_nsn_ws;
 
 typedef struct mcd_nsn_result {

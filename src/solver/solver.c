@@ -268,6 +268,7 @@ static mcd_status solve_fc3d_nsn(const mcd_solver_ws *ws, const mcd_fc3d *p,
         .r_trial = mcd_ws_vec(ws, 5),
         .u_trial = mcd_ws_vec(ws, 6),
         .r_best = mcd_ws_vec(ws, 7),
+        .sparse = ws->sparse_lu,
     };
     if (!o->warm_start) memset(r, 0, (size_t)n * sizeof *r);
     mcd_nsn_result res;

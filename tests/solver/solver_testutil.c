@@ -166,3 +166,60 @@ double tu_lcp_residual(const mcd_mlcp *p, const double *z)
     }
     return sqrt(r2) / (1.0 + sqrt(q2));
 }
+
+tu_layout tu_layout_make(int singles, int triples)
+{
+    tu_layout l = {singles + 3 * triples, singles, singles + triples};
+    return l;
+}
+
+int tu_block_of(const tu_layout *l, int i)
+{
+    return i < l->singles ? i : l->singles + (i - l->singles) / 3;
+}
+
+unsigned char *tu_block_pattern(tu_rng *rng, const tu_layout *l, int kind)
+{
+    int nb = l->blocks;
+    unsigned char *B = calloc((size_t)nb * nb, 1);
+    for (int I = 0; I < nb; I++) {
+        for (int K = 0; K <= I; K++) {
+            int on = I == K;
+            if (kind == TU_BLOCK_DIAGONAL) on = on || I / TU_GROUP == K / TU_GROUP;
+            if (kind == TU_CHAIN) on = on || I == K + 1;
+            if (kind == TU_RANDOM_GRAPH) on = on || tu_uniform(rng, 0, 1) < 3.0 / nb;
+            B[(size_t)I * nb + K] = B[(size_t)K * nb + I] = (unsigned char)on;
+        }
+    }
+    return B;
+}
+
+void tu_patterned_matrix(tu_rng *rng, const tu_layout *l, const unsigned char *B, double margin,
+                         double *J)
+{
+    int n = l->n;
+    for (int i = 0; i < n; i++) {
+        double row = 0.0;
+        for (int j = 0; j < n; j++) {
+            int on = B[(size_t)tu_block_of(l, i) * l->blocks + tu_block_of(l, j)];
+            J[(size_t)i * n + j] = on && i != j ? tu_uniform(rng, -1, 1) : 0.0;
+            row += fabs(J[(size_t)i * n + j]);
+        }
+        J[(size_t)i * n + i] = (tu_uniform(rng, 0, 1) < 0.5 ? -1 : 1) * (row + margin);
+    }
+}
+
+void tu_block_sparse_spd(tu_rng *rng, const tu_layout *l, const unsigned char *B, double *W)
+{
+    int n = l->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            int on = B[(size_t)tu_block_of(l, i) * l->blocks + tu_block_of(l, j)];
+            W[(size_t)i * n + j] = W[(size_t)j * n + i] = on ? tu_uniform(rng, -1, 1) : 0.0;
+        }
+    for (int i = 0; i < n; i++) {
+        double row = 0.0;
+        for (int j = 0; j < n; j++) row += j != i ? fabs(W[(size_t)i * n + j]) : 0.0;
+        W[(size_t)i * n + i] = row + 0.25;
+    }
+}

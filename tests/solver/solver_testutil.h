@@ -54,4 +54,33 @@ mcd_problem_file tu_read_lcp_data(const char *file, int n);
  * than taken from the library. */
 double tu_lcp_residual(const mcd_mlcp *p, const double *z);
 
+/* Unknowns in 1 x 1 blocks (bilateral rows, `singles`) then 3 x 3 blocks
+ * (contacts): the partition of the sparse steps (lm_sparse.h,
+ * sparse_lu.h). */
+typedef struct tu_layout {
+    int n, singles, blocks;
+} tu_layout;
+
+tu_layout tu_layout_make(int singles, int triples);
+int tu_block_of(const tu_layout *l, int i);
+
+/* Kinds of block pattern: groups of TU_GROUP blocks (4 contacts of a box),
+ * a chain, a random graph of mean degree 3. */
+enum { TU_BLOCK_DIAGONAL, TU_CHAIN, TU_RANDOM_GRAPH, TU_PATTERN_COUNT };
+#define TU_GROUP 4
+
+/* A block pattern (blocks x blocks, symmetric, diagonal set; malloc'ed). */
+unsigned char *tu_block_pattern(tu_rng *rng, const tu_layout *l, int kind);
+
+/* A random n x n row-major matrix on the block pattern B, with diagonal
+ * dominance margin (row sums of |offdiagonal| + margin on the diagonal,
+ * random sign): cond(J) stays around 10 whatever the pattern. */
+void tu_patterned_matrix(tu_rng *rng, const tu_layout *l, const unsigned char *B, double margin,
+                         double *J);
+
+/* W symmetric on the block pattern B, positive definite by Gershgorin (each
+ * diagonal entry exceeds its row's |offdiagonal| sum by 1/4): the contact
+ * compliance's kind, with W's pattern exactly B. */
+void tu_block_sparse_spd(tu_rng *rng, const tu_layout *l, const unsigned char *B, double *W);
+
 #endif

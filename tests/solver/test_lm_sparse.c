@@ -19,59 +19,6 @@
 #define LS_TOL     1e-12 /* relative optimality of a least-squares solution (~ n eps) */
 #define SOLVE_TOL  1e-10 /* the solvers' default tolerance */
 #define SOLUTION_T 1e-6  /* |r - r*| / |r*|: error 1e-10 bounds it through cond(W) <~ 1e3 */
-#define GROUP      4     /* blocks per body in the block-diagonal pattern (4 contacts a box) */
-
-enum { BLOCK_DIAGONAL, CHAIN, RANDOM_GRAPH, PATTERN_COUNT };
-
-typedef struct layout {
-    int n, singles, blocks;
-} layout;
-
-static layout make_layout(int singles, int triples)
-{
-    layout l = {singles + 3 * triples, singles, singles + triples};
-    return l;
-}
-
-static int block_of(const layout *l, int i)
-{
-    return i < l->singles ? i : l->singles + (i - l->singles) / 3;
-}
-
-/* Block pattern (blocks x blocks, symmetric, diagonal set). */
-static unsigned char *block_pattern(tu_rng *rng, const layout *l, int kind)
-{
-    int nb = l->blocks;
-    unsigned char *B = calloc((size_t)nb * nb, 1);
-    for (int I = 0; I < nb; I++) {
-        for (int K = 0; K <= I; K++) {
-            int on = I == K;
-            if (kind == BLOCK_DIAGONAL) on = on || I / GROUP == K / GROUP;
-            if (kind == CHAIN) on = on || I == K + 1;
-            if (kind == RANDOM_GRAPH) on = on || tu_uniform(rng, 0, 1) < 3.0 / nb;
-            B[(size_t)I * nb + K] = B[(size_t)K * nb + I] = (unsigned char)on;
-        }
-    }
-    return B;
-}
-
-/* A random n x n matrix on the block pattern B, with diagonal
- * dominance margin (row sums of |offdiagonal| + margin on the diagonal):
- * cond(J) stays around 10 whatever the pattern. */
-static void patterned_matrix(tu_rng *rng, const layout *l, const unsigned char *B, double margin,
-                             double *J)
-{
-    int n = l->n;
-    for (int i = 0; i < n; i++) {
-        double row = 0.0;
-        for (int j = 0; j < n; j++) {
-            int on = B[(size_t)block_of(l, i) * l->blocks + block_of(l, j)];
-            J[(size_t)i * n + j] = on && i != j ? tu_uniform(rng, -1, 1) : 0.0;
-            row += fabs(J[(size_t)i * n + j]);
-        }
-        J[(size_t)i * n + i] = (tu_uniform(rng, 0, 1) < 0.5 ? -1 : 1) * (row + margin);
-    }
-}
 
 /* d = argmin |[J; sqrt(lambda) I] d - [-top; sqrt(lambda) bottom]| by dgels. */
 static void dgels_step(int n, const double *J, const double *top, const double *bottom,
@@ -123,13 +70,13 @@ START_TEST(sparse_steps_are_the_dgels_step)
     mcd_lm_sparse *s = mcd_lm_sparse_create();
     ck_assert_ptr_nonnull(s);
     for (int z = 0; z < N_SIZES; z++) {
-        layout l = make_layout(sizes[z][0], sizes[z][1]);
+        tu_layout l = tu_layout_make(sizes[z][0], sizes[z][1]);
         int n = l.n;
-        unsigned char *B = block_pattern(&rng, &l, _i);
+        unsigned char *B = tu_block_pattern(&rng, &l, _i);
         double *J = malloc(sizeof(double) * n * n), *phi = malloc(sizeof(double) * 7 * n);
         double *grad = phi + n, *d = phi + 2 * n, *d_ref = phi + 3 * n, *scratch = phi + 4 * n;
         double *bottom = phi + 6 * n;
-        patterned_matrix(&rng, &l, B, 0.5, J);
+        tu_patterned_matrix(&rng, &l, B, 0.5, J);
         ck_assert_int_eq(mcd_lm_sparse_setup(s, n, J, l.singles), 1);
         for (size_t k = 0; k < sizeof lambdas / sizeof *lambdas; k++) {
             for (int i = 0; i < n; i++) phi[i] = tu_uniform(&rng, -1, 1);
@@ -157,7 +104,7 @@ END_TEST
 START_TEST(dense_and_malformed_patterns_take_the_dense_path)
 {
     tu_rng rng = {0xde05e};
-    layout l = make_layout(2, 30);
+    tu_layout l = tu_layout_make(2, 30);
     int n = l.n;
     double *W = malloc(sizeof(double) * n * n), *g = calloc((size_t)5 * n, sizeof(double));
     tu_spd_matrix(&rng, n, 0.5, W); /* every entry nonzero */
@@ -167,7 +114,7 @@ START_TEST(dense_and_malformed_patterns_take_the_dense_path)
     ck_assert_int_eq(mcd_lm_sparse_least_squares(s, W, g, NULL, 1e-16, g + n, g + 3 * n), 0);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            if (block_of(&l, i) != block_of(&l, j)) W[(size_t)i * n + j] = 0.0;
+            if (tu_block_of(&l, i) != tu_block_of(&l, j)) W[(size_t)i * n + j] = 0.0;
     ck_assert_int_eq(mcd_lm_sparse_setup(s, n, W, l.singles), 1);     /* block diagonal */
     ck_assert_int_eq(mcd_lm_sparse_setup(s, n, W, l.singles + 1), 0); /* 3 does not divide n - 1 */
     ck_assert_int_eq(mcd_lm_sparse_setup(s, n, NULL, l.singles), 0);
@@ -215,14 +162,14 @@ static double ls_optimality(int n, const double *J, const double *phi, const dou
 START_TEST(singular_and_nonfinite_jacobians_fall_back)
 {
     tu_rng rng = {0x51a6};
-    layout l = make_layout(2, 40);
+    tu_layout l = tu_layout_make(2, 40);
     int n = l.n;
     const double lambda = 1e-16;
-    unsigned char *B = block_pattern(&rng, &l, CHAIN);
+    unsigned char *B = tu_block_pattern(&rng, &l, TU_CHAIN);
     double *J = malloc(sizeof(double) * n * n), *v = malloc(sizeof(double) * 7 * n);
     double *phi = v, *grad = v + n, *d = v + 2 * n, *d_ref = v + 3 * n, *scratch = v + 4 * n;
     double *bottom = v + 6 * n;
-    patterned_matrix(&rng, &l, B, 0.5, J);
+    tu_patterned_matrix(&rng, &l, B, 0.5, J);
     mcd_lm_sparse *s = mcd_lm_sparse_create();
     ck_assert_int_eq(mcd_lm_sparse_setup(s, n, J, l.singles), 1);
     for (int i = 0; i < n; i++) phi[i] = tu_uniform(&rng, -1, 1);
@@ -247,24 +194,6 @@ START_TEST(singular_and_nonfinite_jacobians_fall_back)
 }
 END_TEST
 
-/* W symmetric on the block pattern, positive definite by Gershgorin (each
- * diagonal entry exceeds its row's |offdiagonal| sum by 1/4): the contact
- * compliance's kind, with W's pattern exactly B. */
-static void block_sparse_spd(tu_rng *rng, const layout *l, const unsigned char *B, double *W)
-{
-    int n = l->n;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j <= i; j++) {
-            int on = B[(size_t)block_of(l, i) * l->blocks + block_of(l, j)];
-            W[(size_t)i * n + j] = W[(size_t)j * n + i] = on ? tu_uniform(rng, -1, 1) : 0.0;
-        }
-    for (int i = 0; i < n; i++) {
-        double row = 0.0;
-        for (int j = 0; j < n; j++) row += j != i ? fabs(W[(size_t)i * n + j]) : 0.0;
-        W[(size_t)i * n + i] = row + 0.25;
-    }
-}
-
 /* A block-sparse fc3d problem with known solution (r*, u*): the contacts of
  * tu_fc3d_with_solution with W replaced and q = u* - W r*, which keeps
  * (r*, u*) a solution since Coulomb's law does not involve W. mncp-plm
@@ -279,10 +208,10 @@ START_TEST(mncp_plm_solves_block_sparse_problems)
     mcd_fc3d p;
     double r_star[2 + 3 * 40], u_star[2 + 3 * 40];
     tu_fc3d_with_solution(&rng, nc, nb, regime, &p, r_star, u_star);
-    layout l = make_layout(nb, nc);
+    tu_layout l = tu_layout_make(nb, nc);
     int n = l.n;
-    unsigned char *B = block_pattern(&rng, &l, _i);
-    block_sparse_spd(&rng, &l, B, p.W);
+    unsigned char *B = tu_block_pattern(&rng, &l, _i);
+    tu_block_sparse_spd(&rng, &l, B, p.W);
     for (int i = 0; i < n; i++) {
         p.q[i] = u_star[i];
         for (int j = 0; j < n; j++) p.q[i] -= p.W[(size_t)i * n + j] * r_star[j];
@@ -311,12 +240,12 @@ END_TEST
 START_TEST(mlcp_pfb_plm_solves_block_sparse_lcps)
 {
     tu_rng rng = {0x1c9 + (uint64_t)_i};
-    layout l = make_layout(90, 0); /* an MLCP's pattern is by entries */
+    tu_layout l = tu_layout_make(90, 0); /* an MLCP's pattern is by entries */
     int n = l.n;
     mcd_mlcp p;
     ck_assert_int_eq(mcd_mlcp_alloc(&p, n, NULL), MCD_OK);
-    unsigned char *B = block_pattern(&rng, &l, _i);
-    block_sparse_spd(&rng, &l, B, p.M);
+    unsigned char *B = tu_block_pattern(&rng, &l, _i);
+    tu_block_sparse_spd(&rng, &l, B, p.M);
     double z_star[90], w_star[90], z[90];
     for (int i = 0; i < n; i++) {
         int active = i % 2;
@@ -347,11 +276,11 @@ static Suite *lm_sparse_suite(void)
     Suite *s = suite_create("solver-lm-sparse");
     TCase *tc = tcase_create("lm-sparse");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, sparse_steps_are_the_dgels_step, 0, PATTERN_COUNT);
+    tcase_add_loop_test(tc, sparse_steps_are_the_dgels_step, 0, TU_PATTERN_COUNT);
     tcase_add_test(tc, dense_and_malformed_patterns_take_the_dense_path);
     tcase_add_test(tc, singular_and_nonfinite_jacobians_fall_back);
-    tcase_add_loop_test(tc, mncp_plm_solves_block_sparse_problems, 0, PATTERN_COUNT);
-    tcase_add_loop_test(tc, mlcp_pfb_plm_solves_block_sparse_lcps, 0, PATTERN_COUNT);
+    tcase_add_loop_test(tc, mncp_plm_solves_block_sparse_problems, 0, TU_PATTERN_COUNT);
+    tcase_add_loop_test(tc, mlcp_pfb_plm_solves_block_sparse_lcps, 0, TU_PATTERN_COUNT);
     suite_add_tcase(s, tc);
     return s;
 }

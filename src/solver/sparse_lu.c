@@ -1,0 +1,181 @@
+/* The sparse Newton step of mncp-nsn with KLU (sparse_lu.h).
+ *
+ * Blocks: rows [0, n_single) are 1 x 1 blocks, the rest 3 x 3 blocks, as
+ * lm_sparse.c. The pattern of J is kept by columns (CSC, KLU's input):
+ * entry (i, j) is in it when the block of W holding (i, j) is nonzero or
+ * i and j lie in one diagonal block; at[p] is the position of entry p in
+ * the dense row-major J, from which each step gathers its values. */
+#include "sparse_lu.h"
+
+#include "dense.h"
+
+#include <suitesparse/klu.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mcd_sparse_lu {
+    klu_common c;
+    int ready, n, n_single;
+    int *Ap, *Ai;      /* J's pattern by columns */
+    size_t *at;        /* entry p is J[at[p]] in the row-major J */
+    double *Ax;        /* the gathered values */
+    double *b, *res;   /* the right-hand side kept, the residual: n each */
+    klu_symbolic *sym; /* the set-up's analysis */
+    klu_numeric *num;  /* the last factorization, NULL before the first */
+};
+
+static int block_of(const mcd_sparse_lu *s, int i)
+{
+    return i < s->n_single ? i : s->n_single + (i - s->n_single) / 3;
+}
+
+mcd_sparse_lu *mcd_sparse_lu_create(void)
+{
+    mcd_sparse_lu *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    klu_defaults(&s->c);
+    return s;
+}
+
+static void release(mcd_sparse_lu *s)
+{
+    s->ready = 0;
+    free(s->Ap);
+    free(s->Ai);
+    free(s->at);
+    free(s->Ax);
+    free(s->b);
+    free(s->res);
+    s->Ap = s->Ai = NULL;
+    s->at = NULL;
+    s->Ax = s->b = s->res = NULL;
+    klu_free_numeric(&s->num, &s->c);
+    klu_free_symbolic(&s->sym, &s->c);
+}
+
+void mcd_sparse_lu_free(mcd_sparse_lu *s)
+{
+    if (!s) return;
+    release(s);
+    free(s);
+}
+
+/* The blocks x blocks boolean block pattern of W plus the diagonal. */
+static unsigned char *block_pattern(const mcd_sparse_lu *s, const double *W, int blocks)
+{
+    int n = s->n;
+    unsigned char *B = calloc((size_t)blocks * (size_t)blocks, 1);
+    if (!B) return NULL;
+    for (int i = 0; i < n; i++) {
+        const double *Wi = W + (size_t)i * n;
+        unsigned char *Bi = B + (size_t)block_of(s, i) * blocks;
+        for (int j = 0; j < n; j++)
+            if (Wi[j] != 0) Bi[block_of(s, j)] = 1;
+    }
+    for (int b = 0; b < blocks; b++) B[(size_t)b * blocks + b] = 1;
+    return B;
+}
+
+/* Entries of J's pattern: the sum over the nonzero blocks of their sizes. */
+static size_t pattern_entries(const mcd_sparse_lu *s, const unsigned char *B, int blocks)
+{
+    size_t count = 0;
+    for (int a = 0; a < blocks; a++)
+        for (int b = 0; b < blocks; b++)
+            if (B[(size_t)a * blocks + b])
+                count += (size_t)(a < s->n_single ? 1 : 3) * (size_t)(b < s->n_single ? 1 : 3);
+    return count;
+}
+
+/* J's pattern by columns from the block pattern B, with at[]. */
+static int fill_columns(mcd_sparse_lu *s, const unsigned char *B, int blocks, size_t nnz)
+{
+    int n = s->n;
+    s->Ap = malloc(((size_t)n + 1) * sizeof *s->Ap);
+    s->Ai = malloc(nnz * sizeof *s->Ai);
+    s->at = malloc(nnz * sizeof *s->at);
+    s->Ax = malloc(nnz * sizeof *s->Ax);
+    s->b = malloc((size_t)n * sizeof *s->b);
+    s->res = malloc((size_t)n * sizeof *s->res);
+    if (!s->Ap || !s->Ai || !s->at || !s->Ax || !s->b || !s->res) return 0;
+    size_t p = 0;
+    for (int j = 0; j < n; j++) {
+        s->Ap[j] = (int)p;
+        int bj = block_of(s, j);
+        for (int i = 0; i < n; i++) {
+            if (!B[(size_t)block_of(s, i) * blocks + bj]) continue;
+            s->Ai[p] = i;
+            s->at[p++] = (size_t)i * (size_t)n + (size_t)j;
+        }
+    }
+    s->Ap[n] = (int)p;
+    return 1;
+}
+
+int mcd_sparse_lu_setup(mcd_sparse_lu *s, int n, const double *W, int n_single)
+{
+    if (!s) return 0;
+    release(s);
+    if (!W || n <= MCD_SPARSE_LU_MIN_N || n_single < 0 || n_single > n || (n - n_single) % 3)
+        return 0;
+    s->n = n;
+    s->n_single = n_single;
+    int blocks = n_single + (n - n_single) / 3;
+    unsigned char *B = block_pattern(s, W, blocks);
+    if (!B) return 0;
+    size_t nnz = pattern_entries(s, B, blocks);
+    int ok =
+        nnz <= MCD_SPARSE_LU_MAX_FILL * (double)n * (double)n && fill_columns(s, B, blocks, nnz);
+    free(B);
+    if (ok) s->sym = klu_analyze(n, s->Ap, s->Ai, &s->c);
+    if (!ok || !s->sym) {
+        release(s);
+        return 0;
+    }
+    s->ready = 1;
+    return 1;
+}
+
+/* The backward-error test |J x - b| <= MCD_SPARSE_LU_RESIDUAL (|J|_F |x|
+ * + |b|) for the gathered J, x in x and b in s->b: what a stable LU
+ * reaches whatever J's condition. */
+static int residual_small(mcd_sparse_lu *s, const double *x)
+{
+    int n = s->n;
+    for (int i = 0; i < n; i++) s->res[i] = -s->b[i];
+    for (int j = 0; j < n; j++)
+        for (int p = s->Ap[j]; p < s->Ap[j + 1]; p++) s->res[s->Ai[p]] += s->Ax[p] * x[j];
+    double r = mcd_dense_norm(n, s->res);
+    double scale = mcd_dense_norm(s->Ap[n], s->Ax) * mcd_dense_norm(n, x) + mcd_dense_norm(n, s->b);
+    return isfinite(r) && r <= MCD_SPARSE_LU_RESIDUAL * scale;
+}
+
+/* Solves with the current factorization into x (s->b kept) and checks. */
+static int solve_checked(mcd_sparse_lu *s, double *x)
+{
+    memcpy(x, s->b, (size_t)s->n * sizeof *x);
+    return klu_solve(s->sym, s->num, s->n, 1, x, &s->c) && s->c.status == KLU_OK &&
+           residual_small(s, x);
+}
+
+/* A fresh factorization with partial pivoting, replacing the last one. */
+static int factor_fresh(mcd_sparse_lu *s)
+{
+    klu_free_numeric(&s->num, &s->c);
+    s->num = klu_factor(s->Ap, s->Ai, s->Ax, s->sym, &s->c);
+    return s->num && s->c.status == KLU_OK;
+}
+
+int mcd_sparse_lu_solve(mcd_sparse_lu *s, const double *J, double *b)
+{
+    if (!s || !s->ready) return 0;
+    size_t nnz = (size_t)s->Ap[s->n];
+    for (size_t p = 0; p < nnz; p++) s->Ax[p] = J[s->at[p]];
+    memcpy(s->b, b, (size_t)s->n * sizeof *b);
+    if (s->num && klu_refactor(s->Ap, s->Ai, s->Ax, s->sym, s->num, &s->c) &&
+        s->c.status == KLU_OK && solve_checked(s, b))
+        return 1;
+    return factor_fresh(s) && solve_checked(s, b);
+}
