@@ -11,6 +11,7 @@
  * permutation). */
 #include "lm_sparse.h"
 
+#include "block_pattern.h"
 #include "dense.h"
 
 #include <suitesparse/SuiteSparseQR_C.h>
@@ -40,19 +41,14 @@ struct mcd_lm_sparse {
     SuiteSparseQR_C_factorization *QR;
 };
 
-static int block_of(const mcd_lm_sparse *s, int i)
-{
-    return i < s->n_single ? i : s->n_single + (i - s->n_single) / 3;
-}
-
 static int block_start(const mcd_lm_sparse *s, int b)
 {
-    return b < s->n_single ? b : s->n_single + 3 * (b - s->n_single);
+    return mcd_block_start(s->n_single, b);
 }
 
 static int block_end(const mcd_lm_sparse *s, int b)
 {
-    return block_start(s, b) + (b < s->n_single ? 1 : 3);
+    return mcd_block_end(s->n_single, b);
 }
 
 mcd_lm_sparse *mcd_lm_sparse_create(void)
@@ -127,18 +123,10 @@ static int compress(int blocks, const unsigned char *B, int by_rows, int **ptr_o
 /* The block pattern P of W plus the diagonal, by rows and by columns. */
 static int block_pattern(mcd_lm_sparse *s, const double *W)
 {
-    int n = s->n, nb = s->blocks;
-    unsigned char *B = calloc((size_t)nb * (size_t)nb, 1);
+    unsigned char *B = mcd_block_pattern(s->n, s->n_single, W);
     if (!B) return 0;
-    for (int i = 0; i < n; i++) {
-        const double *Wi = W + (size_t)i * n;
-        unsigned char *Bi = B + (size_t)block_of(s, i) * nb;
-        for (int j = 0; j < n; j++)
-            if (Wi[j] != 0) Bi[block_of(s, j)] = 1;
-    }
-    for (int b = 0; b < nb; b++) B[(size_t)b * nb + b] = 1;
-    int ok = compress(nb, B, 1, &s->row_ptr, &s->row_blk) &&
-             compress(nb, B, 0, &s->col_ptr, &s->col_blk);
+    int ok = compress(s->blocks, B, 1, &s->row_ptr, &s->row_blk) &&
+             compress(s->blocks, B, 0, &s->col_ptr, &s->col_blk);
     free(B);
     return ok;
 }
@@ -298,10 +286,10 @@ int mcd_lm_sparse_setup(mcd_lm_sparse *s, int n, const double *W, int n_single)
 {
     if (!s) return 0;
     release(s);
-    if (!W || n <= 0 || n_single < 0 || n_single > n || (n - n_single) % 3 != 0) return 0;
+    if (!W || n <= 0 || mcd_block_count(n, n_single) <= 0) return 0;
     s->n = n;
     s->n_single = n_single;
-    s->blocks = n_single + (n - n_single) / 3;
+    s->blocks = mcd_block_count(n, n_single);
     s->scatter = calloc((size_t)n, sizeof *s->scatter);
     if (s->scatter && block_pattern(s, W) && normal_pattern(s)) {
         s->ready = analyse(s) && stacked_pattern(s);

@@ -1,12 +1,12 @@
 /* The sparse Newton step of mncp-nsn with KLU (sparse_lu.h).
  *
- * Blocks: rows [0, n_single) are 1 x 1 blocks, the rest 3 x 3 blocks, as
- * lm_sparse.c. The pattern of J is kept by columns (CSC, KLU's input):
+ * Blocks: block_pattern.h, as lm_sparse.c. The pattern of J is kept by columns (CSC, KLU's input):
  * entry (i, j) is in it when the block of W holding (i, j) is nonzero or
  * i and j lie in one diagonal block; at[p] is the position of entry p in
  * the dense row-major J, from which each step gathers its values. */
 #include "sparse_lu.h"
 
+#include "block_pattern.h"
 #include "dense.h"
 
 #include <suitesparse/klu.h>
@@ -25,11 +25,6 @@ struct mcd_sparse_lu {
     klu_symbolic *sym; /* the set-up's analysis */
     klu_numeric *num;  /* the last factorization, NULL before the first */
 };
-
-static int block_of(const mcd_sparse_lu *s, int i)
-{
-    return i < s->n_single ? i : s->n_single + (i - s->n_single) / 3;
-}
 
 mcd_sparse_lu *mcd_sparse_lu_create(void)
 {
@@ -62,20 +57,9 @@ void mcd_sparse_lu_free(mcd_sparse_lu *s)
     free(s);
 }
 
-/* The blocks x blocks boolean block pattern of W plus the diagonal. */
-static unsigned char *block_pattern(const mcd_sparse_lu *s, const double *W, int blocks)
+static size_t block_size(const mcd_sparse_lu *s, int b)
 {
-    int n = s->n;
-    unsigned char *B = calloc((size_t)blocks * (size_t)blocks, 1);
-    if (!B) return NULL;
-    for (int i = 0; i < n; i++) {
-        const double *Wi = W + (size_t)i * n;
-        unsigned char *Bi = B + (size_t)block_of(s, i) * blocks;
-        for (int j = 0; j < n; j++)
-            if (Wi[j] != 0) Bi[block_of(s, j)] = 1;
-    }
-    for (int b = 0; b < blocks; b++) B[(size_t)b * blocks + b] = 1;
-    return B;
+    return (size_t)(mcd_block_end(s->n_single, b) - mcd_block_start(s->n_single, b));
 }
 
 /* Entries of J's pattern: the sum over the nonzero blocks of their sizes. */
@@ -84,8 +68,7 @@ static size_t pattern_entries(const mcd_sparse_lu *s, const unsigned char *B, in
     size_t count = 0;
     for (int a = 0; a < blocks; a++)
         for (int b = 0; b < blocks; b++)
-            if (B[(size_t)a * blocks + b])
-                count += (size_t)(a < s->n_single ? 1 : 3) * (size_t)(b < s->n_single ? 1 : 3);
+            if (B[(size_t)a * blocks + b]) count += block_size(s, a) * block_size(s, b);
     return count;
 }
 
@@ -103,9 +86,9 @@ static int fill_columns(mcd_sparse_lu *s, const unsigned char *B, int blocks, si
     size_t p = 0;
     for (int j = 0; j < n; j++) {
         s->Ap[j] = (int)p;
-        int bj = block_of(s, j);
+        int bj = mcd_block_of(s->n_single, j);
         for (int i = 0; i < n; i++) {
-            if (!B[(size_t)block_of(s, i) * blocks + bj]) continue;
+            if (!B[(size_t)mcd_block_of(s->n_single, i) * blocks + bj]) continue;
             s->Ai[p] = i;
             s->at[p++] = (size_t)i * (size_t)n + (size_t)j;
         }
@@ -118,12 +101,11 @@ int mcd_sparse_lu_setup(mcd_sparse_lu *s, int n, const double *W, int n_single)
 {
     if (!s) return 0;
     release(s);
-    if (!W || n <= MCD_SPARSE_LU_MIN_N || n_single < 0 || n_single > n || (n - n_single) % 3)
-        return 0;
+    int blocks = mcd_block_count(n, n_single);
+    if (!W || n <= MCD_SPARSE_LU_MIN_N || blocks <= 0) return 0;
     s->n = n;
     s->n_single = n_single;
-    int blocks = n_single + (n - n_single) / 3;
-    unsigned char *B = block_pattern(s, W, blocks);
+    unsigned char *B = mcd_block_pattern(n, n_single, W);
     if (!B) return 0;
     size_t nnz = pattern_entries(s, B, blocks);
     int ok =
