@@ -10,7 +10,7 @@ packages=(
   liblapack-dev libxml2-dev libyaml-dev           # library dependencies
   libbullet-dev                                   # collision (bullet-float64)
   libassimp-dev                                   # collision mesh files (STL, OBJ, DAE, ...)
-  libsuitesparse-dev                              # sparse Cholesky and QR (CHOLMOD, SPQR)
+  libsuitesparse-dev                              # sparse Cholesky, QR and LU (CHOLMOD, SPQR, KLU)
   libhdf5-dev python3-h5py                        # trajectory log (src/io/log_h5.c), its reader
   python3-dev python3-cffi python3-numpy python3-pytest  # Python package (python/) and its tests
   check                                           # unit tests
