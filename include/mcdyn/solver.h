@@ -60,12 +60,10 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  *   mncp-plm      PLM -> polish -> NSN (mncp-nsn) -> polish -> mncp-fixpoint
  *                 from the best point, from zero, from the best point ->
  *                 NSN from zero -> proximal NSN -> polish; on problems of 150
- *                 or more unknowns two quick tries come first, NSN from zero
- *                 and NSN from the CCP's solution (ccp-ipm), at most 100
- *                 iterations per rung each, then from PLM's point the
- *                 polish, the proximal stage and the fixed-point stage (from
- *                 zero with theta = 1 fixed, then from the best point), the
- *                 NSN and polish stages, the proximal stage again at the end
+ *                 or more unknowns the proximal stage and then the fixed-point
+ *                 stage come right after the first polish instead (the
+ *                 fixed point from zero with theta = 1 fixed, then from the
+ *                 best point), the proximal stage running again at the end
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
@@ -83,9 +81,9 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  * mncp-nsn inside with Siconos' rule for rho, at most 200 outer and 5000
  * inner iterations, docs/solvers.md); the NSN stages are mncp-nsn with
  * its default options and the caller's tol, the first warm-started at the
- * best point so far, the second from zero; a quick try that fails leaves
- * no trace; every other stage starts from the best point of the previous
- * one, and the point of least error is returned.
+ * best point so far, the second from zero; every other stage starts from
+ * the best point of the previous one, and the point of least error is
+ * returned.
  * The chain does not run after a Lemke ray (MCD_ERR_INFEASIBLE). */
 typedef enum mcd_solver_fallback {
     MCD_FALLBACK_CHAIN = 0, /* the method's chain (default) */

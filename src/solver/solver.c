@@ -2,7 +2,6 @@
  * the workspace arrays to the chosen algorithm and fills the statistics. */
 #include "mcdyn/solver.h"
 #include "../base/clock.h"
-#include "mcdyn/ccp.h"
 
 #include "dense.h"
 #include "lemke.h"
@@ -41,14 +40,6 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
 /* iterations per rho rung of the NSN stages of mncp-plm's chain: on singular
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
-/* iterations per rho rung of the quick NSN stages of mncp-plm's chain on
- * large problems (from zero, and from the CCP's solution): on the poured
- * pile's groups that PLM leaves, NSN from zero converges in 11-70
- * iterations or not at all (docs/solvers.md, "Session 12") */
-#define NSN_QUICK_ITER 100
-/* ccp-ipm as the start of a quick NSN stage: its tolerance and iterations */
-#define CCP_START_TOL  1e-10
-#define CCP_START_ITER 100
 /* Problems of at least this many unknowns are large for mncp-plm's chain:
  * its proximal stage (the NSN inside, Siconos' rule) runs right after the
  * first polish, then the fixed-point stage with theta = 1 fixed, both
@@ -472,65 +463,6 @@ static mcd_status nsn_stage(const mcd_solver_ws *ws, const mcd_fc3d *p, const mc
     return stats->error <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
-/* mncp-nsn from the point in r (warm) or from zero, at most NSN_QUICK_ITER
- * iterations per rung, as a try of mncp-plm's chain on a large problem. */
-static mcd_status quick_nsn(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
-                            int warm, double *r, double *u, mcd_solver_stats *stats)
-{
-    mcd_solver_opts no = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
-    no.tol = o->tol;
-    no.max_iter = NSN_QUICK_ITER;
-    no.warm_start = warm;
-    mcd_solver_stats ns = {0};
-    mcd_status st = solve_fc3d_nsn(ws, p, &no, r, u, &ns);
-    stats->stages++;
-    stats->iterations += ns.iterations;
-    double e = mcd_fc3d_error(p, r, u);
-    if (st != MCD_OK || !(e <= o->tol)) return MCD_ERR_NOT_CONVERGED;
-    stats->error = e;
-    return MCD_OK;
-}
-
-/* The CCP's solution (ccp-ipm, CCP_START_TOL, in mat3: n^2 + 17 n <=
- * 2 n (n + 1) doubles for n >= 15) into r, u: the first iterate of
- * Cadoux's fixed point, the Coulomb problem's solution wherever no contact
- * slides. Its iterations count. */
-static mcd_status ccp_start(const mcd_solver_ws *ws, const mcd_fc3d *p, double *r, double *u,
-                            mcd_solver_stats *stats)
-{
-    mcd_ccp_opts co = mcd_ccp_default_opts();
-    co.tol = CCP_START_TOL;
-    co.max_iter = CCP_START_ITER;
-    mcd_ccp_stats cs = {0};
-    mcd_error ignored = {0}; /* its best point is a start, converged or not */
-    mcd_status st = mcd_ccp_solve_ipm(p, &co, r, ws->mat3, &cs, &ignored);
-    stats->stages++;
-    stats->iterations += cs.iterations;
-    mcd_dense_matvec(mcd_fc3d_size(p), p->W, r, p->q, u);
-    return st == MCD_OK || st == MCD_ERR_NOT_CONVERGED ? MCD_OK : st;
-}
-
-/* The quick tries of mncp-plm's chain on a large problem, after PLM: NSN
- * from zero, then NSN from the CCP's solution. A try that does not reach
- * tol leaves no trace: the point PLM left comes back into r and u, since
- * the later stages start from it better than from NSN's stalled point of
- * lower error (the poured pile's step 220: the proximal stage from there
- * fails, and the fixed point takes 27 s; from PLM's point it solves in
- * 3 s; docs/solvers.md, "Session 12"). */
-static mcd_status quick_stages(const mcd_solver_ws *ws, const mcd_fc3d *p, const mcd_solver_opts *o,
-                               double *r, double *u, mcd_solver_stats *stats)
-{
-    int n = mcd_fc3d_size(p);
-    double *keep = mcd_ws_vec(ws, CHAIN_KEEP_SLOT);
-    memcpy(keep, r, (size_t)n * sizeof *r);
-    if (quick_nsn(ws, p, o, 0, r, u, stats) == MCD_OK) return MCD_OK;
-    if (ccp_start(ws, p, r, u, stats) == MCD_OK && quick_nsn(ws, p, o, 1, r, u, stats) == MCD_OK)
-        return MCD_OK;
-    memcpy(r, keep, (size_t)n * sizeof *r);
-    mcd_dense_matvec(n, p->W, r, p->q, u);
-    return MCD_ERR_NOT_CONVERGED;
-}
-
 /* One start of mncp-fixpoint in mncp-plm's chain: from the best point so
  * far (warm) or from zero, with the adaptive theta or theta = 1 fixed, and
  * max_iter outer iterations (0: mncp-fixpoint's default). */
@@ -623,9 +555,8 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     st = honest(st, stats, o);
     if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
         return st;
-    int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
-    if (large && quick_stages(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
+    int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
     if (large && proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (large && fixpoint_stage(ws, p, o, large_starts, LARGE_STARTS, r, u, stats) == MCD_OK)
         return MCD_OK;
