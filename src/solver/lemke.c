@@ -137,7 +137,32 @@
  *    twice the pivots in all), two stay above 1e-10 (2.4e-10, 6.4e-10).
  *    Not the strict test alone for every path: it fails on box landings
  *    (tests/solver/test_lemke_degenerate.c: error 9e-3 on one of the 400),
- *    where Harris' preference for large pivots is needed. */
+ *    where Harris' preference for large pivots is needed;
+ *  - the strict path after a ray that proves nothing (session 12). A ray
+ *    of Lemke's method proves the LCP infeasible when A is copositive-plus;
+ *    the friction LCP of the polyhedral cone is copositive but not
+ *    copositive-plus (for F_n = beta = 0, sigma_k > 0: z^T A z = 0 but
+ *    (A + A^T) z != 0), and Stewart and Trinkle's argument that Lemke's
+ *    method solves it holds for its own b, not for a shifted one. On group
+ *    LCPs of models/sphere_pile.yaml (n = 546 and 570) the noise estimate
+ *    of an ill-conditioned basis (entering columns up to 1e5) made delta
+ *    1.5e-6 and 7e-6 of the scale; Harris' band then took ratios up to
+ *    0.3 % apart as a tie, the values of the rows not taken went to
+ *    -1.4e-8 and -1.5e-7 and were shifted (b changed by 2.8e-7 and 1e-6),
+ *    and the path ended on a ray along one contact's slack sigma_k alone
+ *    (F_n = beta = 0 there): the shifts had left b'_k = -z0 (-7e-9, -8e-9)
+ *    in its row mu F_n - sum beta + b'_k + z0 >= 0, a ray of the shifted b
+ *    only. The second pass follows the same path (its limit is on small
+ *    pivots, not on Harris' band). Such a ray is no proof: for its
+ *    direction d, b^T d = 0 and A^T d has entries +mu. So a ray is
+ *    first checked as a certificate (ray_certifies_infeasibility: d >= 0,
+ *    A^T d <= 0, b^T d < 0, Farkas) and then reported at once; one that is
+ *    not, after the second pass, sends the strict path on the perturbed b
+ *    from the start, as after a cycle (n = 546: 734 + 734 + 1,084 pivots,
+ *    error 2.6e-16; n = 570: 1,550 + 1,550 + 2,307, error 1.0e-12). A ray
+ *    of that path is reported as a ray: where A is not copositive-plus
+ *    Lemke's method can end on one for a solvable LCP (the bimatrix game
+ *    lcp_CPS_3 of docs/solvers.md). */
 #include "lemke.h"
 
 #include "../base/lapack.h"
@@ -547,11 +572,53 @@ static int state_repeats(cycle_check *c, uint64_t state)
     return 0;
 }
 
-/* One Lemke path from the start (mcd_lemke; rule as leaving_row). A
- * repeated state (basis and entering variable) ends it with
- * MCD_ERR_NOT_CONVERGED and *cycled set. */
+/* How a Lemke path ended, beside its status (lemke_path). */
+typedef enum path_end {
+    PATH_DONE,          /* z0 left the basis, or the pivot cap */
+    PATH_CYCLE,         /* a repeated state (cycle_check): MCD_ERR_NOT_CONVERGED */
+    PATH_RAY,           /* a ray that does not prove infeasibility: MCD_ERR_INFEASIBLE */
+    PATH_CERTIFIED_RAY, /* a ray whose direction proves it (Farkas): MCD_ERR_INFEASIBLE */
+} path_end;
+
+/* Whether the ray of the entering variable proves the LCP infeasible. Its
+ * direction d is the zeta part of the step along which the entering
+ * variable grows: d_j = 1 for an entering zeta_j, d_j = -a_i for zeta_j
+ * basic in row i (a = B^{-1} times the entering column), clipped to d >= 0.
+ * If A^T d <= 0 and b^T d < 0 then d^T (A zeta + b) = zeta^T A^T d + b^T d < 0
+ * for every zeta >= 0, so no zeta >= 0 has A zeta + b >= 0 (Farkas). Both
+ * are judged at the precision at which the ray was declared (entries up
+ * to LEMKE_PIVOT_TOL of the largest count as zero): (A^T d)_j <=
+ * LEMKE_PIVOT_TOL (|A|^T d)_j and b^T d < -LEMKE_PIVOT_TOL |b|^T d. For a
+ * copositive-plus A every ray of Lemke's method has such a d; for
+ * the friction LCP (not copositive-plus) a ray of the bound shifts need
+ * not (see the top of the file). O(m^2); uses w->col and w->tmp. */
+static int ray_certifies_infeasibility(int m, const double *A, const double *b,
+                                       const mcd_lemke_ws *w, int entering)
+{
+    entering_column(m, A, w, entering);
+    double *d = w->tmp;
+    memset(d, 0, (size_t)m * sizeof *d);
+    if (entering >= m) d[entering - m] = 1.0; /* z0 never enters */
+    for (int i = 0; i < m; i++)
+        if (w->basis[i] >= m && w->basis[i] < 2 * m) d[w->basis[i] - m] = fmax(0.0, -w->col[i]);
+    double bd = 0.0, abs_bd = 0.0;
+    for (int l = 0; l < m; l++) bd += b[l] * d[l], abs_bd += fabs(b[l]) * d[l];
+    if (!(bd < -LEMKE_PIVOT_TOL * abs_bd)) return 0;
+    for (int j = 0; j < m; j++) { /* (A^T d)_j and (|A|^T d)_j */
+        double s = 0.0, abs_s = 0.0;
+        for (int l = 0; l < m; l++) {
+            double t = A[(size_t)l * m + j] * d[l];
+            s += t, abs_s += fabs(t);
+        }
+        if (s > LEMKE_PIVOT_TOL * abs_s) return 0;
+    }
+    return 1;
+}
+
+/* One Lemke path from the start (mcd_lemke; rule as leaving_row); *end
+ * says how it ended (path_end). */
 static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
-                             const mcd_lemke_ws *w, lemke_rule rule, int *pivots, int *cycled)
+                             const mcd_lemke_ws *w, lemke_rule rule, int *pivots, path_end *end)
 {
     start_basis(m, b, rule.eps, w);
     int r = first_row(m, w->xB);
@@ -560,20 +627,24 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
     uint64_t basis_hash = 0;
     for (int i = 0; i < m; i++) basis_hash ^= variable_key(i);
     cycle_check cycle = {basis_hash ^ variable_key(2 * m + 1 + entering), 1, 1, 2L * m};
-    *cycled = 0;
+    *end = PATH_DONE;
     for (int k = 0;; k++) {
         if (k == max_pivots) return MCD_ERR_NOT_CONVERGED;
         if (k > 0 && state_repeats(&cycle, basis_hash ^ variable_key(2 * m + 1 + entering))) {
-            *cycled = 1;
+            *end = PATH_CYCLE;
             return MCD_ERR_NOT_CONVERGED;
         }
         entering_column(m, A, w, entering);
         if (k > 0) r = leaving_row(m, A, w, entering, &fresh, &lu_floor, rule);
         if (r == -2) return MCD_OK; /* z0 = 0 up to the shifts: solved */
         if (r < 0) {                /* a ray: its complementary neighbour, else a ray */
-            if (!complete_ray(m, A, b, w, entering)) return MCD_ERR_INFEASIBLE;
-            ++*pivots; /* z0 left the basis */
-            return MCD_OK;
+            if (complete_ray(m, A, b, w, entering)) {
+                ++*pivots; /* z0 left the basis */
+                return MCD_OK;
+            }
+            int certified = ray_certifies_infeasibility(m, A, b, w, entering);
+            *end = certified ? PATH_CERTIFIED_RAY : PATH_RAY;
+            return MCD_ERR_INFEASIBLE;
         }
         pivot(m, w, r);
         ++*pivots;
@@ -589,18 +660,18 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
 
 /* A Lemke path with Harris' ratio test; if it cycles, a path from the start
  * with the strict lexicographic test on the perturbed b (see the top of
- * the file), whose own cycle ends it with MCD_ERR_NOT_CONVERGED. */
+ * the file), whose own cycle ends it with MCD_ERR_NOT_CONVERGED. *strict
+ * says whether the strict path ran; *end is how the last path ended. */
 static mcd_status path_without_cycle(int m, const double *A, const double *b, int max_pivots,
                                      const mcd_lemke_ws *w, double shift_limit, int *pivots,
-                                     int *strict)
+                                     int *strict, path_end *end)
 {
-    int cycled;
     lemke_rule rule = {shift_limit, 1, 0.0};
-    mcd_status status = lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled);
-    *strict = cycled;
-    if (!cycled) return status;
+    mcd_status status = lemke_path(m, A, b, max_pivots, w, rule, pivots, end);
+    *strict = *end == PATH_CYCLE;
+    if (!*strict) return status;
     rule = (lemke_rule){shift_limit, 0, LEMKE_PERTURBATION};
-    return lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled);
+    return lemke_path(m, A, b, max_pivots, w, rule, pivots, end);
 }
 
 /* max_i |min(zeta_i, (A zeta + b)_i)|, the natural-map residual of the LCP
@@ -624,9 +695,9 @@ static void retry_strict(int m, const double *A, const double *b, int max_pivots
 {
     double residual = lcp_residual(m, A, b, w, zeta);
     if (residual <= LEMKE_SHIFT_TOL * mcd_dense_max_abs(m, b)) return;
-    int cycled;
+    path_end end;
     lemke_rule rule = {INFINITY, 0, LEMKE_PERTURBATION};
-    if (lemke_path(m, A, b, max_pivots, w, rule, pivots, &cycled) != MCD_OK) return;
+    if (lemke_path(m, A, b, max_pivots, w, rule, pivots, &end) != MCD_OK) return;
     refine(m, A, b, w);
     extract(m, w, w->col);
     if (lcp_residual(m, A, b, w, w->col) < residual) memcpy(zeta, w->col, (size_t)m * sizeof *zeta);
@@ -639,9 +710,15 @@ mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, co
     memset(zeta, 0, (size_t)m * sizeof *zeta);
     if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
     int strict;
-    mcd_status status = path_without_cycle(m, A, b, max_pivots, w, INFINITY, pivots, &strict);
-    if (status == MCD_ERR_INFEASIBLE && shifted_beyond_limit(m, A, b, w))
-        status = path_without_cycle(m, A, b, max_pivots, w, LEMKE_SHIFT_TOL, pivots, &strict);
+    path_end end;
+    mcd_status status = path_without_cycle(m, A, b, max_pivots, w, INFINITY, pivots, &strict, &end);
+    if (end == PATH_RAY && shifted_beyond_limit(m, A, b, w))
+        status = path_without_cycle(m, A, b, max_pivots, w, LEMKE_SHIFT_TOL, pivots, &strict, &end);
+    if (end == PATH_RAY && !strict) { /* not a proof: the strict path on the perturbed b */
+        lemke_rule rule = {INFINITY, 0, LEMKE_PERTURBATION};
+        status = lemke_path(m, A, b, max_pivots, w, rule, pivots, &end);
+        strict = 1;
+    }
     if (status == MCD_OK) refine(m, A, b, w);
     extract(m, w, zeta);
     if (status == MCD_OK && !strict) retry_strict(m, A, b, max_pivots, w, zeta, pivots);

@@ -15,7 +15,9 @@
  * b) is run again from the start with the strict lexicographic ratio test
  * on a slightly perturbed b; a second repeat ends it. That strict path
  * also runs after a solution whose residual exceeds the rounding of the
- * bound shifts, and the point of smaller residual is kept (lemke.c). */
+ * bound shifts, and the point of smaller residual is kept. A ray whose
+ * direction does not prove the LCP infeasible (Farkas: d >= 0, A^T d <= 0,
+ * b^T d < 0) sends the strict path as well (lemke.c). */
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
@@ -36,7 +38,8 @@ typedef struct mcd_lemke_ws {
 /* Solves the LCP into zeta (m). pivots receives the number of pivots of
  * every pass; max_pivots bounds each pass.
  * Returns MCD_OK, MCD_ERR_INFEASIBLE (ray termination: no admissible
- * pivot, the LCP has no solution when A is copositive-plus) or
+ * pivot, the LCP has no solution when A is copositive-plus; a ray that
+ * does not prove it is reported only after the strict path ends on one) or
  * MCD_ERR_NOT_CONVERGED (max_pivots reached, or the strict path cycled).
  * On failure zeta holds the zeta part of the current almost-complementary
  * basic point. */

@@ -422,7 +422,7 @@ static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     stats->error = mcd_mlcp_error(p, z, mcd_ws_vec(ws, 9));
     st = honest(st, stats, o);
     if (st == MCD_OK || st == MCD_ERR_INFEASIBLE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
-        return st; /* a Lemke ray proves infeasibility when M is copositive-plus */
+        return st; /* a Lemke ray: certified (Farkas), or its strict path's as well (lemke.c) */
     st = proximal_mlcp(ws, k, p, o, z, stats);
     if (st != MCD_OK && k == MCD_SOLVER_MLCP_PFB_PLM && !has_box_row(p))
         st = lemke_stage(ws, p, o, z, stats);
