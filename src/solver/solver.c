@@ -41,9 +41,12 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
  * W they converge linearly, not stall (docs/solvers.md, "the A1 study") */
 #define NSN_STAGE_ITER 1000
 /* Problems of at least this many unknowns are large for mncp-plm's chain:
- * its proximal stage (the NSN inside, Siconos' rule) runs right after the
- * first polish, then the fixed-point stage with theta = 1 fixed, both
- * before the NSN stages. On the sphere piles' groups (201-360 unknowns)
+ * its proximal stage (the NSN inside, Siconos' rule) runs right after
+ * PLM, then the fixed-point stage with theta = 1 fixed, both before the
+ * NSN stages; the first polish is left out (dense least squares: 4.3 s
+ * of FCLIB's Capsules, 858 unknowns, without a gain, and none of 25
+ * captured pile groups solved; docs/solvers.md, "The piles' cost
+ * (session 12)"). On the sphere piles' groups (201-360 unknowns)
  * the NSN stages fail and take 10-50 s, and the proximal stage solves the
  * groups where the fixed point fails; every group of the other scenes
  * that reaches the chain has at most 78 (docs/solvers.md, "The sphere
@@ -555,8 +558,8 @@ static mcd_status solve_fc3d_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     st = honest(st, stats, o);
     if (st == MCD_OK || st == MCD_ERR_NONFINITE || o->fallback == MCD_FALLBACK_NONE || is_rlm(k))
         return st;
-    if (polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     int large = mcd_fc3d_size(p) >= CHAIN_LARGE_N;
+    if (!large && polish_stage(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (large && proximal_fc3d(ws, p, o, r, u, stats) == MCD_OK) return MCD_OK;
     if (large && fixpoint_stage(ws, p, o, large_starts, LARGE_STARTS, r, u, stats) == MCD_OK)
         return MCD_OK;
