@@ -223,3 +223,18 @@ void tu_block_sparse_spd(tu_rng *rng, const tu_layout *l, const unsigned char *B
         W[(size_t)i * n + i] = row + 0.25;
     }
 }
+
+void tu_block_sparse_fc3d(tu_rng *rng, const tu_layout *l, const unsigned char *B, mcd_fc3d *p,
+                          double *r, double *u)
+{
+    int nc = (l->n - l->singles) / 3, *regime = malloc(sizeof(int) * (size_t)(nc > 0 ? nc : 1));
+    for (int k = 0; k < nc; k++) regime[k] = k % 3;
+    tu_fc3d_with_solution(rng, nc, l->singles, regime, p, r, u);
+    tu_block_sparse_spd(rng, l, B, p->W);
+    int n = l->n;
+    for (int i = 0; i < n; i++) {
+        p->q[i] = u[i];
+        for (int j = 0; j < n; j++) p->q[i] -= p->W[(size_t)i * n + j] * r[j];
+    }
+    free(regime);
+}

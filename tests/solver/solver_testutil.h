@@ -83,4 +83,12 @@ void tu_patterned_matrix(tu_rng *rng, const tu_layout *l, const unsigned char *B
  * compliance's kind, with W's pattern exactly B. */
 void tu_block_sparse_spd(tu_rng *rng, const tu_layout *l, const unsigned char *B, double *W);
 
+/* A block-sparse frictional-contact problem (allocated in p) with known
+ * solution (r, u): tu_fc3d_with_solution's contacts (regimes stick, slip,
+ * separate in turn; l->singles bilateral rows) with W replaced by
+ * tu_block_sparse_spd on B and q = u - W r, which keeps (r, u) a solution
+ * since Coulomb's law does not involve W. */
+void tu_block_sparse_fc3d(tu_rng *rng, const tu_layout *l, const unsigned char *B, mcd_fc3d *p,
+                          double *r, double *u);
+
 #endif

@@ -194,28 +194,20 @@ START_TEST(singular_and_nonfinite_jacobians_fall_back)
 }
 END_TEST
 
-/* A block-sparse fc3d problem with known solution (r*, u*): the contacts of
- * tu_fc3d_with_solution with W replaced and q = u* - W r*, which keeps
- * (r*, u*) a solution since Coulomb's law does not involve W. mncp-plm
- * (through the sparse path: the setup accepts W) must reach the default
- * tolerance by the independent error measure and Coulomb's law, at r*. */
+/* A block-sparse fc3d problem with known solution (r*, u*)
+ * (tu_block_sparse_fc3d): mncp-plm (through the sparse path: the setup
+ * accepts W) must reach the default tolerance by the independent error
+ * measure and Coulomb's law, at r*. */
 START_TEST(mncp_plm_solves_block_sparse_problems)
 {
     tu_rng rng = {0xfc3d + (uint64_t)_i};
     const int nc = 40, nb = 2;
-    int regime[40];
-    for (int k = 0; k < nc; k++) regime[k] = k % 3;
-    mcd_fc3d p;
-    double r_star[2 + 3 * 40], u_star[2 + 3 * 40];
-    tu_fc3d_with_solution(&rng, nc, nb, regime, &p, r_star, u_star);
     tu_layout l = tu_layout_make(nb, nc);
     int n = l.n;
     unsigned char *B = tu_block_pattern(&rng, &l, _i);
-    tu_block_sparse_spd(&rng, &l, B, p.W);
-    for (int i = 0; i < n; i++) {
-        p.q[i] = u_star[i];
-        for (int j = 0; j < n; j++) p.q[i] -= p.W[(size_t)i * n + j] * r_star[j];
-    }
+    mcd_fc3d p;
+    double r_star[2 + 3 * 40], u_star[2 + 3 * 40];
+    tu_block_sparse_fc3d(&rng, &l, B, &p, r_star, u_star);
     mcd_lm_sparse *s = mcd_lm_sparse_create();
     ck_assert_int_eq(mcd_lm_sparse_setup(s, n, p.W, nb), 1);
     mcd_lm_sparse_free(s);

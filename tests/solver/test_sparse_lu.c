@@ -148,24 +148,6 @@ START_TEST(singular_and_nonfinite_matrices_are_refused)
 }
 END_TEST
 
-/* A frictional-contact problem with a known solution (r*, u*) whose W
- * has the block pattern B: tu_fc3d_with_solution's contacts with W
- * replaced and q = u* - W r* (Coulomb's law does not involve W). */
-static void block_sparse_problem(tu_rng *rng, const tu_layout *l, const unsigned char *B,
-                                 mcd_fc3d *p, double *r, double *u)
-{
-    int nc = (l->n - l->singles) / 3, *regime = malloc(sizeof(int) * nc);
-    for (int k = 0; k < nc; k++) regime[k] = k % 3; /* stick, slip, separate */
-    tu_fc3d_with_solution(rng, nc, l->singles, regime, p, r, u);
-    tu_block_sparse_spd(rng, l, B, p->W);
-    int n = l->n;
-    for (int i = 0; i < n; i++) {
-        p->q[i] = u[i];
-        for (int j = 0; j < n; j++) p->q[i] -= p->W[(size_t)i * n + j] * r[j];
-    }
-    free(regime);
-}
-
 START_TEST(mncp_nsn_solves_block_sparse_problems)
 {
     tu_rng rng = {0x75e0 + (uint64_t)_i};
@@ -175,7 +157,7 @@ START_TEST(mncp_nsn_solves_block_sparse_problems)
     mcd_fc3d p;
     double *r_star = malloc(sizeof(double) * n), *u_star = malloc(sizeof(double) * n);
     double *r = malloc(sizeof(double) * n), *u = malloc(sizeof(double) * n);
-    block_sparse_problem(&rng, &l, B, &p, r_star, u_star);
+    tu_block_sparse_fc3d(&rng, &l, B, &p, r_star, u_star);
     mcd_solver_ws *ws;
     ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
     mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
