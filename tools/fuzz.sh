@@ -96,7 +96,7 @@ extra=()
 exe="$build/fuzz_$target"
 clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer "${san[@]}" -Iinclude -Isrc \
   "tests/fuzz/fuzz_$target.c" "${extra[@]}" "$build/libmcdyn.a" \
-  $(pkg-config --libs lapack libxml-2.0 yaml-0.1 assimp hdf5) -lspqr -lcholmod \
+  $(pkg-config --libs lapack libxml-2.0 yaml-0.1 assimp hdf5) -lspqr -lcholmod -lklu \
   -lBulletCollision-float64 -lLinearMath-float64 -lstdc++ -lm -o "$exe"
 
 # Seeds for each target.
