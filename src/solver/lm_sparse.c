@@ -286,10 +286,11 @@ int mcd_lm_sparse_setup(mcd_lm_sparse *s, int n, const double *W, int n_single)
 {
     if (!s) return 0;
     release(s);
-    if (!W || n <= 0 || mcd_block_count(n, n_single) <= 0) return 0;
+    int blocks = mcd_block_count(n, n_single);
+    if (!W || n <= 0 || blocks <= 0) return 0;
     s->n = n;
     s->n_single = n_single;
-    s->blocks = mcd_block_count(n, n_single);
+    s->blocks = blocks;
     s->scatter = calloc((size_t)n, sizeof *s->scatter);
     if (s->scatter && block_pattern(s, W) && normal_pattern(s)) {
         s->ready = analyse(s) && stacked_pattern(s);

@@ -1,9 +1,10 @@
 /* The sparse Newton step of mncp-nsn with KLU (sparse_lu.h).
  *
- * Blocks: block_pattern.h, as lm_sparse.c. The pattern of J is kept by columns (CSC, KLU's input):
- * entry (i, j) is in it when the block of W holding (i, j) is nonzero or
- * i and j lie in one diagonal block; at[p] is the position of entry p in
- * the dense row-major J, from which each step gathers its values. */
+ * Blocks: block_pattern.h, as lm_sparse.c. The pattern of J is kept by
+ * columns (CSC, KLU's input): entry (i, j) is in it when the block of W
+ * holding (i, j) is nonzero or i and j lie in one diagonal block; at[p] is
+ * the position of entry p in the dense row-major J, from which each step
+ * gathers its values. */
 #include "sparse_lu.h"
 
 #include "block_pattern.h"
@@ -17,12 +18,12 @@
 
 struct mcd_sparse_lu {
     klu_common c;
-    int ready, n, n_single;
+    int n, n_single;
     int *Ap, *Ai;      /* J's pattern by columns */
     size_t *at;        /* entry p is J[at[p]] in the row-major J */
     double *Ax;        /* the gathered values */
     double *b, *res;   /* the right-hand side kept, the residual: n each */
-    klu_symbolic *sym; /* the set-up's analysis */
+    klu_symbolic *sym; /* the set-up's analysis; NULL: no setup ready */
     klu_numeric *num;  /* the last factorization, NULL before the first */
 };
 
@@ -36,7 +37,6 @@ mcd_sparse_lu *mcd_sparse_lu_create(void)
 
 static void release(mcd_sparse_lu *s)
 {
-    s->ready = 0;
     free(s->Ap);
     free(s->Ai);
     free(s->at);
@@ -116,7 +116,6 @@ int mcd_sparse_lu_setup(mcd_sparse_lu *s, int n, const double *W, int n_single)
         release(s);
         return 0;
     }
-    s->ready = 1;
     return 1;
 }
 
@@ -152,7 +151,7 @@ static int factor_fresh(mcd_sparse_lu *s)
 
 int mcd_sparse_lu_solve(mcd_sparse_lu *s, const double *J, double *b)
 {
-    if (!s || !s->ready) return 0;
+    if (!s || !s->sym) return 0;
     size_t nnz = (size_t)s->Ap[s->n];
     for (size_t p = 0; p < nnz; p++) s->Ax[p] = J[s->at[p]];
     memcpy(s->b, b, (size_t)s->n * sizeof *b);
