@@ -154,6 +154,44 @@ mcd_problem_file tu_read_lcp_data(const char *file, int n)
     return pf;
 }
 
+mcd_problem_file tu_read_shared_fc3d(const char *file)
+{
+    const char *dir = getenv("MCDYN_SHARED");
+    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set (run through meson test)");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/data/fc3d/%s", dir, file);
+    mcd_problem_file pf = {0};
+    mcd_error err = {0};
+    ck_assert_msg(mcd_problem_read_file(path, MCD_PROBLEM_FC3D, &pf, &err) == MCD_OK, "%s: %s",
+                  file, err.msg);
+    ck_assert_int_eq(pf.kind, MCD_PROBLEM_FC3D);
+    return pf;
+}
+
+void tu_lemke_solves_alone(const char *file, int n)
+{
+    mcd_problem_file f = tu_read_lcp_data(file, n);
+    const mcd_mlcp *p = &f.mlcp;
+    mcd_solver_ws *ws;
+    ck_assert_int_eq(mcd_solver_ws_create(p->n, &ws, NULL), MCD_OK);
+    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
+    o.fallback = MCD_FALLBACK_NONE; /* Lemke alone: no proximal stage to hide a failed path */
+    double *z = malloc((size_t)n * sizeof *z);
+    ck_assert_ptr_nonnull(z);
+    mcd_solver_stats st;
+    mcd_error err = {0};
+    mcd_status s = mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, p, &o, z, &st, &err);
+    ck_assert_msg(s == MCD_OK, "%s: %s after %d pivots (error %g)", file, mcd_status_str(s),
+                  st.iterations, st.error);
+    ck_assert_int_eq(st.stages, 1);
+    for (int i = 0; i < p->n; i++) ck_assert_msg(z[i] >= 0.0, "%s: z[%d] = %g", file, i, z[i]);
+    double r = tu_lcp_residual(p, z);
+    ck_assert_msg(r <= o.tol, "%s: residual %g > tol %g", file, r, o.tol);
+    free(z);
+    mcd_solver_ws_free(ws);
+    mcd_problem_file_free(&f);
+}
+
 double tu_lcp_residual(const mcd_mlcp *p, const double *z)
 {
     double r2 = 0.0, q2 = 0.0;

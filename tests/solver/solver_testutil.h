@@ -49,6 +49,17 @@ mcd_problem_file tu_read_fc3d_data(const char *file);
  * mcd_problem_file_free. */
 mcd_problem_file tu_read_lcp_data(const char *file, int n);
 
+/* The frictional-contact problem of $MCDYN_SHARED/data/fc3d/FILE (Siconos
+ * .dat or FCLIB .hdf5); fails the test if it does not read or is not an
+ * FC3D problem. Free it with mcd_problem_file_free. */
+mcd_problem_file tu_read_shared_fc3d(const char *file);
+
+/* Lemke alone (mlcp-lemke, its default pivot cap, no fallback stage) on
+ * the LCP of tests/solver/data/FILE of n rows: asserts MCD_OK in one
+ * stage, z >= 0 and the residual tu_lcp_residual within mlcp-lemke's
+ * documented tolerance. */
+void tu_lemke_solves_alone(const char *file, int n);
+
 /* ||min(z, w)||_2 / (1 + ||q||_2), w = M z + q: the natural-map residual
  * of an LCP (docs/solvers.md, "Error measures"), written out here rather
  * than taken from the library. */

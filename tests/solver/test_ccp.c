@@ -332,15 +332,8 @@ START_TEST(pgs_and_apgd_agree_on_problem_files)
                                         "Rover1040.dat",
                                         "Rover11035.dat",
                                         "Rover4396.dat"};
-    const char *dir = getenv("MCDYN_SHARED");
-    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set (run through meson test)");
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/data/fc3d/%s", dir, files[i]);
-        mcd_problem_file f;
-        mcd_error err = {0};
-        ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_FC3D, &f, &err) == MCD_OK, "%s",
-                      err.msg);
+        mcd_problem_file f = tu_read_shared_fc3d(files[i]);
         const mcd_fc3d *p = &f.fc3d;
         int n = mcd_fc3d_size(p);
         double *g1 = malloc(n * 8), *g2 = malloc(n * 8), *d1 = malloc(n * 8), *d2 = malloc(n * 8);

@@ -264,14 +264,8 @@ static const char *const siconos_files[] = {"FC3D_Example1.dat",
 
 START_TEST(agrees_with_apgd_on_siconos_files)
 {
-    const char *dir = getenv("MCDYN_SHARED");
-    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set (run through meson test)");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data/fc3d/%s", dir, siconos_files[_i]);
-    mcd_problem_file pf = {0};
+    mcd_problem_file pf = tu_read_shared_fc3d(siconos_files[_i]);
     mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_siconos(path, MCD_PROBLEM_FC3D, &pf, &err) == MCD_OK, "%s",
-                  err.msg);
     const mcd_fc3d *p = &pf.fc3d;
     int n = mcd_fc3d_size(p);
     double *ga = malloc((size_t)n * sizeof *ga), *gb = calloc((size_t)n, sizeof *gb);

@@ -83,14 +83,8 @@ END_TEST
  * session 12"); the stage count is what the test pins, not the time. */
 START_TEST(the_default_chain_solves_capsules_in_its_proximal_stage)
 {
-    const char *dir = getenv("MCDYN_SHARED");
-    ck_assert_msg(dir != NULL, "MCDYN_SHARED is not set (tests/meson.build sets it)");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data/fc3d/Capsules-i125-1213.hdf5", dir);
-    mcd_problem_file pf;
+    mcd_problem_file pf = tu_read_shared_fc3d("Capsules-i125-1213.hdf5");
     mcd_error err = {0};
-    ck_assert_msg(mcd_problem_read_file(path, MCD_PROBLEM_FC3D, &pf, &err) == MCD_OK, "%s: %s",
-                  path, err.msg);
     const mcd_fc3d *p = &pf.fc3d;
     int n = mcd_fc3d_size(p);
     ck_assert_int_eq(n, 858);

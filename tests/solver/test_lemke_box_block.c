@@ -27,42 +27,21 @@
 
 #define GROUP_ROWS 72
 
-static void solve_group(const char *file)
-{
-    mcd_problem_file f = tu_read_lcp_data(file, GROUP_ROWS);
-    const mcd_mlcp *p = &f.mlcp;
-    mcd_solver_ws *ws;
-    ck_assert_int_eq(mcd_solver_ws_create(p->n, &ws, NULL), MCD_OK);
-    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
-    o.fallback = MCD_FALLBACK_NONE; /* Lemke alone: no proximal stage to hide a wrong path */
-    double z[GROUP_ROWS];
-    mcd_solver_stats st;
-    mcd_error err = {0};
-    mcd_status s = mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, p, &o, z, &st, &err);
-    ck_assert_msg(s == MCD_OK, "%s: %s (error %g)", file, mcd_status_str(s), st.error);
-    ck_assert_int_eq(st.stages, 1);
-    for (int i = 0; i < p->n; i++) ck_assert_msg(z[i] >= 0.0, "%s: z[%d] = %g", file, i, z[i]);
-    double r = tu_lcp_residual(p, z);
-    ck_assert_msg(r <= o.tol, "%s: residual %g > tol %g", file, r, o.tol);
-    mcd_solver_ws_free(ws);
-    mcd_problem_file_free(&f);
-}
-
 START_TEST(box_block_group_0_is_solved)
 {
-    solve_group("box_block_group_0.dat");
+    tu_lemke_solves_alone("box_block_group_0.dat", GROUP_ROWS);
 }
 END_TEST
 
 START_TEST(box_block_group_1_is_solved)
 {
-    solve_group("box_block_group_1.dat");
+    tu_lemke_solves_alone("box_block_group_1.dat", GROUP_ROWS);
 }
 END_TEST
 
 START_TEST(box_block_group_2_is_solved)
 {
-    solve_group("box_block_group_2.dat");
+    tu_lemke_solves_alone("box_block_group_2.dat", GROUP_ROWS);
 }
 END_TEST
 

@@ -39,41 +39,15 @@
 #include "mcdyn/mcdyn.h"
 #include "mcdyn/problem_io.h"
 
-/* Solves the group LCP of file (rows unknowns) with Lemke alone and checks
- * the status and the residual of its point. */
-static void check_solved_alone(const char *file, int rows)
-{
-    mcd_problem_file f = tu_read_lcp_data(file, rows);
-    const mcd_mlcp *p = &f.mlcp;
-    mcd_solver_ws *ws;
-    ck_assert_int_eq(mcd_solver_ws_create(p->n, &ws, NULL), MCD_OK);
-    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
-    o.fallback = MCD_FALLBACK_NONE; /* Lemke alone: no proximal stage to hide a failed path */
-    double *z = malloc((size_t)rows * sizeof *z);
-    ck_assert_ptr_nonnull(z);
-    mcd_solver_stats st;
-    mcd_error err = {0};
-    mcd_status s = mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, p, &o, z, &st, &err);
-    ck_assert_msg(s == MCD_OK, "%s: %s after %d pivots (error %g)", file, mcd_status_str(s),
-                  st.iterations, st.error);
-    ck_assert_int_eq(st.stages, 1);
-    for (int i = 0; i < p->n; i++) ck_assert_msg(z[i] >= 0.0, "%s: z[%d] = %g", file, i, z[i]);
-    double r = tu_lcp_residual(p, z);
-    ck_assert_msg(r <= o.tol, "%s: residual %g > tol %g", file, r, o.tol);
-    free(z);
-    mcd_solver_ws_free(ws);
-    mcd_problem_file_free(&f);
-}
-
 START_TEST(regular_pile_group_26_is_solved)
 {
-    check_solved_alone("lemke_pile_regular_26.dat", 312);
+    tu_lemke_solves_alone("lemke_pile_regular_26.dat", 312);
 }
 END_TEST
 
 START_TEST(regular_pile_group_64_is_solved)
 {
-    check_solved_alone("lemke_pile_regular_64.dat", 412);
+    tu_lemke_solves_alone("lemke_pile_regular_64.dat", 412);
 }
 END_TEST
 
