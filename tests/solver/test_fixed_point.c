@@ -5,6 +5,7 @@
  * pile and two hard A1 steps (tests/solver/data/), the early stops on
  * the poured pile's groups, an immediate return from a solution, the
  * outer cap, bad options and no allocation in a solve. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 #include "common/alloc_counter.h"
@@ -12,8 +13,11 @@
 #include "solver/fc3d_fixed_point.h"
 #include "solver_testutil.h"
 
+#include "base/lapack.h"
+
 #include <check.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +27,12 @@
 
 static mcd_solver_ws *ws;
 
+static void find_lapack_svd(void);
+
 static void setup(void)
 {
     ck_assert_int_eq(mcd_solver_ws_create(400, &ws, NULL), MCD_OK);
+    find_lapack_svd();
 }
 
 static void teardown(void)
@@ -246,6 +253,29 @@ START_TEST(converges_on_the_a1_hard_steps)
 }
 END_TEST
 
+/* LAPACK's dense SVD, interposed: the active-set polish's step
+ * (fc3d_polish.c), which the fixed point's local finishes call; counted,
+ * then forwarded to LAPACK (found in setup: dlsym allocates). */
+typedef void svd_fn(const char *, const char *, const int *, const int *, double *, const int *,
+                    double *, double *, const int *, double *, const int *, double *, const int *,
+                    int *);
+static svd_fn *lapack_svd;
+static int svd_calls;
+
+static void find_lapack_svd(void)
+{
+    if (!lapack_svd) lapack_svd = (svd_fn *)dlsym(RTLD_NEXT, "dgesvd_");
+    ck_assert_ptr_nonnull(lapack_svd);
+}
+
+void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a,
+             const int *lda, double *s, double *u, const int *ldu, double *vt, const int *ldvt,
+             double *work, const int *lwork, int *info)
+{
+    svd_calls++;
+    lapack_svd(jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, info);
+}
+
 /* The plain iteration, theta = 1 fixed: mncp-plm's chain's first start on
  * large problems (solver.c, large_starts), through the private door
  * (fc3d_fixed_point.h), from zero, with max_iter outer iterations. */
@@ -297,7 +327,11 @@ START_TEST(stops_early_where_it_stalls)
 }
 END_TEST
 
-/* ... and they must not stop the plain iteration where it converges late:
+/* ... and they must not stop the plain iteration where it converges late
+ * (nor may its local finishes polish: the polish is dense, an SVD per mode
+ * change, and leaves problems of POLISH_MAX_N or more unknowns as they
+ * are; before session 13 these runs made 52 and 29 SVDs of up to 237 x
+ * 237):
  * on step 172's group the change of s rises for four blocks of 30 outer
  * iterations after the 30th, then falls (converged at 205: a rule on the
  * blocks' ratio, stop unless the largest change fell by 10 %, stopped it at
@@ -310,10 +344,12 @@ START_TEST(keeps_late_convergence)
     int n = mcd_fc3d_size(&pf.fc3d);
     double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
     mcd_solver_stats st;
+    svd_calls = 0;
     mcd_status s = solve_plain(&pf.fc3d, 300, r, u, &st);
-    printf("%s, plain: %s, %d outer iterations, error %.3g\n", files[_i], mcd_status_str(s),
-           st.iterations, st.error);
+    printf("%s, plain: %s, %d outer iterations, error %.3g, %d SVDs\n", files[_i],
+           mcd_status_str(s), st.iterations, st.error, svd_calls);
     ck_assert_int_eq(s, MCD_OK);
+    ck_assert_int_eq(svd_calls, 0); /* no dense polish at n >= POLISH_MAX_N */
     mcd_problem_file_free(&pf);
     free(r), free(u);
 }
@@ -365,7 +401,9 @@ START_TEST(cap_gives_not_converged)
     double *rh = calloc((size_t)n, sizeof *rh), *uh = calloc((size_t)n, sizeof *uh);
     o = fixpoint_opts();
     o.max_iter = 2;
+    svd_calls = 0;
     ck_assert_int_eq(solve(&pf.fc3d, &o, rh, uh, &st), MCD_ERR_NOT_CONVERGED);
+    ck_assert_int_gt(svd_calls, 0); /* its last finish polishes (n = 42): the count works */
     ck_assert_int_eq(st.iterations, 2);
     ck_assert_double_gt(st.error, o.tol);
     free(rh), free(uh);
