@@ -63,9 +63,11 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  *                 or more unknowns the proximal stage and then the fixed-point
  *                 stage come right after PLM instead (the fixed point from
  *                 zero with theta = 1 fixed, then from the best point), the
- *                 first polish is left out (its dense least squares cost
- *                 4.3 s on FCLIB's Capsules and solved none of the piles'
- *                 captured groups), the proximal stage runs again at the end
+ *                 proximal stage runs again at the end, and no polish runs
+ *                 (its dense least squares cost 4.3 s on FCLIB's Capsules
+ *                 and solved none of the piles' captured groups); a fixed-
+ *                 point run stops early when its QPs stay at ADMM's cap or
+ *                 the change of s stagnates
  *   mlcp-pfb-plm  PFB-PLM -> proximal PFB-PLM -> Lemke (no box rows)
  *   mlcp-lemke    Lemke -> proximal PFB-PLM
  *   mncp-rlm, mlcp-pfb-rlm: none (the paper's algorithm, kept as it is).
@@ -75,7 +77,8 @@ int mcd_solver_is_mlcp(mcd_solver_kind k);
  * mode (separated, sliding, sticking) at the best point so far and solves
  * the linear system of those modes in the least-squares sense, changing
  * one contact's mode at a time (at most 8), for the stalls a little above
- * tol on redundant contact sets; its changes count as iterations.
+ * tol on redundant contact sets; its changes count as iterations. It is
+ * dense (O(n^3)) and leaves problems of 150 or more unknowns as they are.
  * The proximal stage solves a sequence of problems with M + rho I and
  * q - rho z_k anchored at the previous iterate z_k, whose fixed point is a
  * solution of the original problem (MLCPs: PFB-PLM inside, at most 30 outer

@@ -23,7 +23,6 @@
 #define RELAXATION       1.6  /* over-relaxation alpha of the x-update */
 #define BALANCE_INTERVAL 10   /* iterations between two residual-balance checks */
 #define MAX_RHO_CHANGES  200  /* then rho stays: ADMM converges for any fixed rho */
-#define SMALL_SOLVE_N    64   /* up to this size, the triangular solves in plain C */
 
 void mcd_admm_bind(mcd_admm *a, const mcd_fc3d *p, double *F, double *vec)
 {
@@ -72,19 +71,17 @@ static int factor(mcd_admm *a)
 
 /* b := (N + (rho + eta) I)^{-1} b with the factor F. dpotrf's column-major
  * lower L is, read row-major, the upper U = L^T of base/small_cholesky.h,
- * whose plain-C solve (U^T y = b, U x = y) replaces dpotrs up to
- * SMALL_SOLVE_N rows: on the A1 drops' hard steps (n = 27-42) dpotrs's
- * dtrsm spent a third of its instructions packing F at every call, and the
- * x-update is the fixed point's (fc3d_fixed_point.h) inner loop
- * (docs/solvers.md, "The A1 drops that stop or grind", session 9). Larger
- * problems (the piles' groups) keep LAPACK's rounding. */
+ * whose plain-C solve (U^T y = b, U x = y) replaces dpotrs: for one right
+ * side dpotrs's dtrsm packs F at every call. On the A1 drops' hard steps
+ * (n = 27-42) that packing was a third of its instructions (session 9), on
+ * the piles' groups half of the solve's time: 30 us against 14 us at
+ * n = 250, 146 us against 50 us at n = 550 (session 13). The x-update is
+ * the fixed point's (fc3d_fixed_point.h) inner loop (docs/solvers.md, "The
+ * A1 drops that stop or grind", session 9, and "The piles' cost", session
+ * 13). */
 static void solve_factored(const mcd_admm *a, double *b)
 {
-    int n = a->n, one = 1, info = 0;
-    if (n <= SMALL_SOLVE_N)
-        mcd_small_cholesky_solve(n, a->F, b);
-    else
-        dpotrs_("L", &n, &one, a->F, &n, b, &n, &info); /* info != 0 only for bad arguments */
+    mcd_small_cholesky_solve(a->n, a->F, b);
 }
 
 static void project_all(const mcd_fc3d *p, double *x)

@@ -24,6 +24,10 @@ typedef struct fixed_point {
     double least;                   /* the least change of s so far */
     double recent[FP_THETA_WINDOW]; /* the last changes of s, a ring */
     int updates;                    /* updates of s so far */
+    int capped;                     /* QPs in a row that ended at FP_INNER_MAX_ITER */
+    double block_max;               /* the largest change of s in the current block */
+    double last_block_max;          /* the same over the previous block */
+    int stalled;                    /* a block's largest change was the last one's, give or take */
     double psi;                     /* 1/2 |F(s) - s|^2 at the last update */
     double target;                  /* the next QP's residual target */
     double next_finish;             /* a local finish when the change of s falls below this */
@@ -70,6 +74,18 @@ static void adapt_theta(fixed_point *f, double change, double theta_max)
     f->updates++;
 }
 
+/* Blocks of FP_STALL_BLOCK updates of s: stalled when a block's largest
+ * change is within a factor FP_STALL_BAND of the previous block's. */
+static void watch_stall(fixed_point *f, double change)
+{
+    f->block_max = fmax(f->block_max, change);
+    if (f->updates % FP_STALL_BLOCK != 0) return;
+    f->stalled = f->updates > FP_STALL_BLOCK && f->block_max < FP_STALL_BAND * f->last_block_max &&
+                 f->block_max * FP_STALL_BAND > f->last_block_max;
+    f->last_block_max = f->block_max;
+    f->block_max = 0.0;
+}
+
 /* s <- (1 - theta) s + theta F(s), theta from adapt_theta. Returns
  * max_k |F(s)_k - s_k| and sets *psi = 1/2 sum_k (F(s)_k - s_k)^2. */
 static double update_s(fixed_point *f, const double *u, double theta_max, double *psi)
@@ -82,6 +98,7 @@ static double update_s(fixed_point *f, const double *u, double theta_max, double
         *psi += 0.5 * d * d;
     }
     adapt_theta(f, change, theta_max);
+    watch_stall(f, change);
     for (int k = 0; k < f->p->nc; k++) f->w->s[k] += f->theta * fixed_point_gap(f, u, k);
     shift_q(f);
     return change;
@@ -144,6 +161,7 @@ static mcd_status start_solve(fixed_point *f, const mcd_fixed_point_opts *o, dou
     f->theta = 1.0, f->least = INFINITY, f->updates = 0;
     *change = update_s(f, u, 1.0, &f->psi);
     f->theta = o->relaxation, f->least = INFINITY, f->updates = 0;
+    f->block_max = 0.0, f->last_block_max = INFINITY;
     f->scale = fmax(mcd_dense_max_abs(f->n, p->q), mcd_dense_max_abs(p->nc, w->s));
     mcd_admm_bind(&f->admm, &f->qp, w->F, w->admm);
     if (record(f, r, u) <= o->tol) return MCD_OK;
@@ -159,6 +177,7 @@ static mcd_status outer_iteration(fixed_point *f, const mcd_fixed_point_opts *o,
     int it = solve_qp(f, fmax(f->target, o->tol * f->scale), res->inner);
     if (it < 0) return it == -1 ? MCD_ERR_SINGULAR : MCD_ERR_NONFINITE;
     res->outer++, res->inner += it;
+    f->capped = it == FP_INNER_MAX_ITER ? f->capped + 1 : 0;
     memcpy(r, f->admm.z, (size_t)f->n * sizeof *r);
     mcd_dense_matvec(f->n, f->p->W, r, f->p->q, u);
     if (record(f, r, u) <= o->tol) return MCD_OK;
@@ -170,6 +189,13 @@ static mcd_status outer_iteration(fixed_point *f, const mcd_fixed_point_opts *o,
     return finish_locally(f, o->tol, FP_NSN_MAX_ITER, r, u) ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
+/* ADMM no longer reaches the QPs' targets, or s stalls or cycles
+ * (fc3d_fixed_point.h, FP_CAPPED_STOP and FP_STALL_BLOCK). */
+static int stopped_early(const fixed_point *f)
+{
+    return f->capped >= FP_CAPPED_STOP || f->stalled;
+}
+
 mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_opts *o,
                                       const mcd_fixed_point_ws *w, double *r, double *u,
                                       mcd_fixed_point_result *res)
@@ -179,7 +205,7 @@ mcd_status mcd_fc3d_fixed_point_solve(const mcd_fc3d *p, const mcd_fixed_point_o
     memset(res, 0, sizeof *res);
     mcd_status st = start_solve(&f, o, r, u, &res->change);
     f.target = FP_INNER_FIRST * f.scale, f.next_finish = FP_FINISH_START * f.scale;
-    while (st == MCD_ERR_NOT_CONVERGED && res->outer < o->max_iter)
+    while (st == MCD_ERR_NOT_CONVERGED && res->outer < o->max_iter && !stopped_early(&f))
         st = outer_iteration(&f, o, r, u, res);
     size_t bytes = (size_t)f.n * sizeof *r;
     if (st != MCD_OK) { /* the last chance: a local finish from the best point */

@@ -73,6 +73,28 @@
 #define FP_FINISH_RATIO   1e-2 /* next local finish after the change of s fell by this factor */
 #define FP_NSN_MAX_ITER   20   /* mncp-nsn iterations per rung in a local finish */
 #define FP_NSN_LAST_ITER  1000 /* the same in the last finish, after the cap */
+/* A run stops early, before its last finish, after this many QPs in a row
+ * that end at FP_INNER_MAX_ITER: ADMM no longer reaches the targets, the
+ * QPs' solutions are inexact and s no longer converges. On the poured
+ * pile's step 206 (docs/solvers.md, "The piles' cost (session 13)") the
+ * run from zero had every QP capped from its 34th outer iteration and its
+ * best error stalled at 1.4e-8 from the 98th: 300 outer iterations, 37 s
+ * of CPU for nothing. */
+#define FP_CAPPED_STOP 5
+/* A run also stops early when the largest change of s over a block of
+ * FP_STALL_BLOCK outer iterations is within a factor FP_STALL_BAND of the
+ * previous block's: s cycles or stagnates. A block whose changes rose or
+ * fell by more goes on: a transient. On the poured pile's step 279
+ * (session 11's capture) the run with theta = 1 cycled with period 4 at a
+ * change of 1.1e-3-1.3e-3 of the scale from its 35th outer iteration to
+ * its 300th (8 s of CPU); it now stops at the 90th. Late convergence is
+ * kept: on step 183 the change rose twentyfold after the 22nd and the run
+ * converged at the 109th; on step 172's group (tests/solver/data) the
+ * largest change rose over four blocks, 1.2e-4 to 5.6e-4, and the run
+ * converged at the 205th, which a rule "stop unless the largest change fell
+ * by 10 %" stopped at the 90th. */
+#define FP_STALL_BLOCK 30
+#define FP_STALL_BAND  1.1
 /* The ADMM's proximal weight eta / lambda_max(W) (ccp.h), which is also
  * rho's floor (rho in [eta, lambda_max]). 1e-8, not ccp-admm's 1e-6: on
  * the A1 drops' hard steps (W of rank 14-17 of 27-42) s converges in a few

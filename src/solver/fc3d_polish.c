@@ -432,6 +432,7 @@ int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, doubl
                     double *error)
 {
     int n = mcd_fc3d_size(p), improved = 0;
+    if (n >= POLISH_MAX_N) return 0;
     double v_sep = POLISH_VREL * fmax(mcd_dense_norm(n, u), mcd_dense_norm(n, p->q));
     classify(p, r, u, v_sep, w);
     for (int pivot = 0; pivot <= POLISH_PIVOTS && !(*error <= tol); pivot++) {

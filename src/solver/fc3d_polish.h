@@ -72,9 +72,18 @@ typedef struct mcd_polish_ws {
  * polish stage and mncp-fixpoint's local finish use the same slots). */
 mcd_polish_ws mcd_polish_ws_lend(const mcd_solver_ws *ws);
 
+/* Problems of this many unknowns or more are left as they are: the polish
+ * is dense (an SVD of the modes' m x m system per mode change, O(n^3)),
+ * and on the sphere piles' large block-sparse groups it solved none of
+ * those it was given: 25 captured groups (session 12) and 19 failing ones,
+ * where mncp-plm's chain ends with the same errors without it and 15-45 %
+ * less CPU (session 13; docs/solvers.md, "The piles' cost"). */
+#define POLISH_MAX_N 150
+
 /* Polishes r (n = nb + 3 nc) in place, u = W r + q on entry and return;
  * *error is the error of r on entry and is lowered when a pass improves
- * it. Returns the number of passes that improved r. */
+ * it. Returns the number of passes that improved r; 0 without work when
+ * n >= POLISH_MAX_N. */
 int mcd_fc3d_polish(const mcd_fc3d *p, double tol, const mcd_polish_ws *w, double *r, double *u,
                     double *error);
 

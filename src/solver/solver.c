@@ -46,7 +46,8 @@ static const char *const solver_names[MCD_SOLVER_KIND_COUNT] = {
  * NSN stages; the first polish is left out (dense least squares: 4.3 s
  * of FCLIB's Capsules, 858 unknowns, without a gain, and none of 25
  * captured pile groups solved; docs/solvers.md, "The piles' cost
- * (session 12)"). On the sphere piles' groups (201-360 unknowns)
+ * (session 12)"), and the later ones do nothing there (fc3d_polish.h,
+ * POLISH_MAX_N, session 13). On the sphere piles' groups (201-360 unknowns)
  * the NSN stages fail and take 10-50 s, and the proximal stage solves the
  * groups where the fixed point fails; every group of the other scenes
  * that reaches the chain has at most 78 (docs/solvers.md, "The sphere

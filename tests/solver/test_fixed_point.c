@@ -2,16 +2,22 @@
  * src/solver/fc3d_fixed_point.h): one contact against its closed forms,
  * random problems built around a known solution, every captured step
  * problem (tests/solver_data/data/captured/), a step of the poured sphere
- * pile and two hard A1 steps (tests/solver/data/), an immediate return from a
- * solution, the outer cap, bad options and no allocation in a solve. */
+ * pile and two hard A1 steps (tests/solver/data/), the early stops on
+ * the poured pile's groups, an immediate return from a solution, the
+ * outer cap, bad options and no allocation in a solve. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "mcdyn/problem_io.h"
 #include "mcdyn/solver.h"
 #include "common/alloc_counter.h"
 #include "common/check_main.h"
+#include "solver/fc3d_fixed_point.h"
 #include "solver_testutil.h"
+
+#include "base/lapack.h"
 
 #include <check.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +27,12 @@
 
 static mcd_solver_ws *ws;
 
+static void find_lapack_svd(void);
+
 static void setup(void)
 {
     ck_assert_int_eq(mcd_solver_ws_create(400, &ws, NULL), MCD_OK);
+    find_lapack_svd();
 }
 
 static void teardown(void)
@@ -244,6 +253,108 @@ START_TEST(converges_on_the_a1_hard_steps)
 }
 END_TEST
 
+/* LAPACK's dense SVD, interposed: the active-set polish's step
+ * (fc3d_polish.c), which the fixed point's local finishes call; counted,
+ * then forwarded to LAPACK (found in setup: dlsym allocates). */
+typedef void svd_fn(const char *, const char *, const int *, const int *, double *, const int *,
+                    double *, double *, const int *, double *, const int *, double *, const int *,
+                    int *);
+static svd_fn *lapack_svd;
+static int svd_calls;
+
+static void find_lapack_svd(void)
+{
+    if (!lapack_svd) lapack_svd = (svd_fn *)dlsym(RTLD_NEXT, "dgesvd_");
+    ck_assert_ptr_nonnull(lapack_svd);
+}
+
+void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a,
+             const int *lda, double *s, double *u, const int *ldu, double *vt, const int *ldvt,
+             double *work, const int *lwork, int *info)
+{
+    svd_calls++;
+    lapack_svd(jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, info);
+}
+
+/* The plain iteration, theta = 1 fixed: mncp-plm's chain's first start on
+ * large problems (solver.c, large_starts), through the private door
+ * (fc3d_fixed_point.h), from zero, with max_iter outer iterations. */
+static mcd_status solve_plain(const mcd_fc3d *p, int max_iter, double *r, double *u,
+                              mcd_solver_stats *st)
+{
+    mcd_solver_opts o = fixpoint_opts();
+    o.max_iter = max_iter;
+    mcd_error err = {0};
+    mcd_status s = mcd_solve_fc3d_fixed_point(ws, p, &o, 0, r, u, st, &err);
+    ck_assert_double_eq(st->error, mcd_fc3d_error(p, r, NULL));
+    if (s == MCD_OK) ck_assert_double_le(st->error, o.tol);
+    return s;
+}
+
+/* The early stops (fc3d_fixed_point.h, FP_CAPPED_STOP and FP_STALL_BLOCK)
+ * on captured groups of the poured pile (tests/solver/data), 300 outer
+ * iterations allowed. Without them both runs below take all 300 (10 s and
+ * 23.5 s of CPU) and end not converged all the same:
+ * - the plain iteration on step 169's group: the change of s stagnates
+ *   (error 2.7e-4 from the 60th outer iteration on); it stops at the end
+ *   of a block of FP_STALL_BLOCK;
+ * - the adaptive method on ccp_poured_admm_208_group: from about its 78th
+ *   QP ADMM ends every QP at FP_INNER_MAX_ITER; it stops after
+ *   FP_CAPPED_STOP such QPs (83 outer iterations, error 5.7e-9). */
+START_TEST(stops_early_where_it_stalls)
+{
+    mcd_problem_file pf = tu_read_fc3d_data("sphere_pile_poured_169_group.dat");
+    int n = mcd_fc3d_size(&pf.fc3d);
+    double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
+    mcd_solver_stats st;
+    ck_assert_int_eq(solve_plain(&pf.fc3d, 300, r, u, &st), MCD_ERR_NOT_CONVERGED);
+    printf("169, plain: %d outer iterations, error %.3g\n", st.iterations, st.error);
+    ck_assert_int_lt(st.iterations, 300);
+    ck_assert_int_eq(st.iterations % FP_STALL_BLOCK, 0);
+    mcd_problem_file_free(&pf);
+    free(r), free(u);
+
+    pf = tu_read_fc3d_data("ccp_poured_admm_208_group.dat");
+    n = mcd_fc3d_size(&pf.fc3d);
+    r = calloc((size_t)n, sizeof *r), u = calloc((size_t)n, sizeof *u);
+    mcd_solver_opts o = fixpoint_opts();
+    o.max_iter = 300;
+    ck_assert_int_eq(solve(&pf.fc3d, &o, r, u, &st), MCD_ERR_NOT_CONVERGED);
+    printf("208, adaptive: %d outer iterations, error %.3g\n", st.iterations, st.error);
+    ck_assert_int_lt(st.iterations, 300);
+    mcd_problem_file_free(&pf);
+    free(r), free(u);
+}
+END_TEST
+
+/* ... and they must not stop the plain iteration where it converges late
+ * (nor may its local finishes polish: the polish is dense, an SVD per mode
+ * change, and leaves problems of POLISH_MAX_N or more unknowns as they
+ * are; before session 13 these runs made 52 and 29 SVDs of up to 237 x
+ * 237):
+ * on step 172's group the change of s rises for four blocks of 30 outer
+ * iterations after the 30th, then falls (converged at 205: a rule on the
+ * blocks' ratio, stop unless the largest change fell by 10 %, stopped it at
+ * 90); on step 164's it rises once and converges at 131. */
+START_TEST(keeps_late_convergence)
+{
+    static const char *const files[] = {"sphere_pile_poured_172_group.dat",
+                                        "sphere_pile_poured_164_group.dat"};
+    mcd_problem_file pf = tu_read_fc3d_data(files[_i]);
+    int n = mcd_fc3d_size(&pf.fc3d);
+    double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
+    mcd_solver_stats st;
+    svd_calls = 0;
+    mcd_status s = solve_plain(&pf.fc3d, 300, r, u, &st);
+    printf("%s, plain: %s, %d outer iterations, error %.3g, %d SVDs\n", files[_i],
+           mcd_status_str(s), st.iterations, st.error, svd_calls);
+    ck_assert_int_eq(s, MCD_OK);
+    ck_assert_int_eq(svd_calls, 0); /* no dense polish at n >= POLISH_MAX_N */
+    mcd_problem_file_free(&pf);
+    free(r), free(u);
+}
+END_TEST
+
 /* Warm-started at a solution, the method returns it unchanged, with no
  * outer iteration: the start's error is already <= tol. */
 START_TEST(returns_a_solution_at_once)
@@ -290,7 +401,9 @@ START_TEST(cap_gives_not_converged)
     double *rh = calloc((size_t)n, sizeof *rh), *uh = calloc((size_t)n, sizeof *uh);
     o = fixpoint_opts();
     o.max_iter = 2;
+    svd_calls = 0;
     ck_assert_int_eq(solve(&pf.fc3d, &o, rh, uh, &st), MCD_ERR_NOT_CONVERGED);
+    ck_assert_int_gt(svd_calls, 0); /* its last finish polishes (n = 42): the count works */
     ck_assert_int_eq(st.iterations, 2);
     ck_assert_double_gt(st.error, o.tol);
     free(rh), free(uh);
@@ -372,6 +485,8 @@ int main(void)
     tcase_add_test(tc, converges_on_the_captured_problems);
     tcase_add_test(tc, converges_on_a_poured_pile_step);
     tcase_add_loop_test(tc, converges_on_the_a1_hard_steps, 0, 2);
+    tcase_add_test(tc, stops_early_where_it_stalls);
+    tcase_add_loop_test(tc, keeps_late_convergence, 0, 2);
     tcase_add_test(tc, returns_a_solution_at_once);
     tcase_add_test(tc, cap_gives_not_converged);
     tcase_add_test(tc, bad_options_are_rejected);
