@@ -383,8 +383,10 @@ mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, co
         res->iterations += newton_run(&s, tol, max_iter);
     }
     memcpy(r, w->r_best, (size_t)n * sizeof *r);
-    mcd_block_matvec(s.product, n, p->W, r, p->q, u);
+    /* the returned u and error by the dense product, as every caller's
+     * check recomputes them (the block product's sums are ordered apart) */
+    mcd_dense_matvec(n, p->W, r, p->q, u);
     res->psi = ac_residual(p, w->rho, r, u, w->phi);
-    res->error = s.best_error;
-    return s.best_error <= tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+    res->error = mcd_fc3d_error(p, r, u);
+    return res->error <= tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }

@@ -95,8 +95,10 @@ typedef struct mcd_nsn_result {
 
 /* Runs the method from r (n = nb + 3 nc), at most max_iter iterations per
  * rung of the rho ladder; leaves the iterate of least error in r and u
- * = W r + q in u. Returns MCD_OK (error <= tol), MCD_ERR_NOT_CONVERGED or MCD_ERR_NONFINITE (Phi of
- * the start is not finite). */
+ * = W r + q in u, by the dense product (mcd_dense_matvec), and that
+ * point's error in res->error. Returns MCD_OK (error <= tol),
+ * MCD_ERR_NOT_CONVERGED or MCD_ERR_NONFINITE (Phi of the start is not
+ * finite). */
 mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, const mcd_nsn_ws *w,
                                  double *r, double *u, mcd_nsn_result *res);
 
