@@ -2,6 +2,7 @@
  * (fc3d_fixed_point.h; Acary, Cadoux, Lemarechal & Malick 2011). */
 #include "fc3d_fixed_point.h"
 
+#include "block_product.h"
 #include "ccp_common.h"
 #include "dense.h"
 
@@ -16,6 +17,7 @@ typedef struct fixed_point {
     const mcd_fixed_point_ws *w;
     mcd_fc3d qp; /* W, mu and sizes of p, q = w->q_s */
     mcd_admm admm;
+    const mcd_block_product *product; /* the QP loop's W z + q (block_product.h) */
     int n;
     double scale;                   /* velocity scale max(|q|_inf, |s_0|_inf) */
     double best_error;              /* error of w->r_best */
@@ -126,7 +128,7 @@ static int solve_qp(fixed_point *f, double target, int done)
     for (int it = 1; it <= FP_INNER_MAX_ITER; it++) {
         double primal, dual;
         mcd_admm_iterate(a, &primal, &dual);
-        mcd_dense_matvec(f->n, f->p->W, a->z, f->qp.q, a->d);
+        mcd_block_matvec(f->product, f->n, f->p->W, a->z, f->qp.q, a->d);
         mcd_ccp_measure(&f->qp, a->z, a->d, &cs);
         if (isnan(cs.residual)) return -2;
         if (cs.residual <= target) return it;
@@ -149,13 +151,18 @@ static int finish_locally(fixed_point *f, double tol, int nsn_iter, double *r, d
 }
 
 /* Sets up from r: u = W r + q, s_0 = mu |u_T(r)|, the scale, the record
- * of r and the ADMM on the first QP. MCD_OK if r already meets tol. */
+ * of r, the QP loop's block product (the NSN's state's, which the local
+ * finishes set up again for the same W) and the ADMM on the first QP.
+ * MCD_OK if r already meets tol. */
 static mcd_status start_solve(fixed_point *f, const mcd_fixed_point_opts *o, double *r, double *u,
                               double *change)
 {
     const mcd_fc3d *p = f->p;
     const mcd_fixed_point_ws *w = f->w;
     f->qp = (mcd_fc3d){p->nc, p->nb, p->W, w->q_s, p->mu};
+    mcd_block_product *product = mcd_sparse_lu_product(w->nsn.sparse);
+    mcd_block_product_setup(product, f->n, p->nb, p->W);
+    f->product = product;
     memset(w->s, 0, (size_t)p->nc * sizeof *w->s);
     mcd_dense_matvec(f->n, p->W, r, p->q, u);
     f->theta = 1.0, f->least = INFINITY, f->updates = 0;

@@ -3,6 +3,7 @@
 #include "nsn_alart_curnier.h"
 
 #include "../base/lapack.h"
+#include "block_product.h"
 #include "dense.h"
 #include "mcdyn/solver.h"
 
@@ -191,7 +192,8 @@ typedef struct nsn_state {
     const mcd_nsn_ws *w;
     double *r, *u;
     double psi, error, best_error;
-    int sparse; /* 1: the sparse step is set up for this run */
+    int sparse;                       /* 1: the sparse step is set up for this run */
+    const mcd_block_product *product; /* W x + b (block_product.h: dense unless set up) */
     double recent[NSN_MEMORY];
     int n_recent;
 } nsn_state;
@@ -266,7 +268,7 @@ static void accept(nsn_state *s, double alpha)
     int n = mcd_fc3d_size(s->p);
     trial_psi(s, alpha);
     memcpy(s->r, w->r_trial, (size_t)n * sizeof *s->r);
-    mcd_dense_matvec(n, s->p->W, s->r, s->p->q, s->u); /* exact u, no drift */
+    mcd_block_matvec(s->product, n, s->p->W, s->r, s->p->q, s->u); /* exact u, no drift */
     s->psi = ac_residual(s->p, w->rho, s->r, s->u, w->phi);
 }
 
@@ -285,7 +287,7 @@ static int line_search(nsn_state *s)
     const mcd_fc3d *p = s->p;
     const mcd_nsn_ws *w = s->w;
     int n = mcd_fc3d_size(p);
-    mcd_dense_matvec(n, p->W, w->step, NULL, w->w_step); /* u(r + a dr) = u + a W dr */
+    mcd_block_matvec(s->product, n, p->W, w->step, NULL, w->w_step); /* u(r + a dr) = u + a W dr */
     double best_alpha = 0.0, best_psi = s->psi, alpha = 1.0, ref = reference_psi(s);
     for (int h = 0; h <= NSN_MAX_HALVES; h++, alpha *= 0.5) {
         double psi = trial_psi(s, alpha);
@@ -357,7 +359,7 @@ static void start_rung(nsn_state *s, int rung)
     int n = mcd_fc3d_size(s->p);
     ac_parameters(s->p, rung, s->w->rho);
     s->n_recent = 0; /* psi of another rho: not comparable */
-    mcd_dense_matvec(n, s->p->W, s->r, s->p->q, s->u);
+    mcd_block_matvec(s->product, n, s->p->W, s->r, s->p->q, s->u);
     s->psi = ac_residual(s->p, s->w->rho, s->r, s->u, s->w->phi);
 }
 
@@ -367,6 +369,7 @@ mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, co
     int n = mcd_fc3d_size(p);
     nsn_state s = {.p = p, .w = w, .r = r, .u = u, .best_error = INFINITY};
     s.sparse = w->sparse && mcd_sparse_lu_setup(w->sparse, n, p->W, p->nb);
+    s.product = mcd_sparse_lu_product(w->sparse);
     start_rung(&s, 0);
     *res = (mcd_nsn_result){0, s.psi, 0.0};
     if (!isfinite(s.psi)) return MCD_ERR_NONFINITE;
@@ -380,8 +383,10 @@ mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, co
         res->iterations += newton_run(&s, tol, max_iter);
     }
     memcpy(r, w->r_best, (size_t)n * sizeof *r);
+    /* the returned u and error by the dense product, as every caller's
+     * check recomputes them (the block product's sums are ordered apart) */
     mcd_dense_matvec(n, p->W, r, p->q, u);
     res->psi = ac_residual(p, w->rho, r, u, w->phi);
-    res->error = s.best_error;
-    return s.best_error <= tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
+    res->error = mcd_fc3d_error(p, r, u);
+    return res->error <= tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }

@@ -66,7 +66,9 @@
  * <= tol. The Newton matrix is factored by KLU (sparse_lu.h) on problems
  * of more than MCD_SPARSE_LU_MIN_N unknowns whose W has a sparse block
  * pattern, by dense LU (LAPACK dgetrf) otherwise and whenever the sparse
- * step fails; no allocation on the dense path. */
+ * step fails; its products W r and W dr are then block-sparse too
+ * (block_product.h, set up with the sparse step). No allocation on the
+ * dense path. */
 #ifndef MCDYN_SOLVER_NSN_ALART_CURNIER_H
 #define MCDYN_SOLVER_NSN_ALART_CURNIER_H
 
@@ -79,7 +81,8 @@ typedef struct mcd_nsn_ws {
     double *rho; /* n: rho of each row */
     double *phi; /* n: Phi at r */
     double *phi_trial, *step, *w_step, *r_trial, *u_trial, *r_best; /* n each */
-    mcd_sparse_lu *sparse; /* the sparse step (sparse_lu.h), set up per run; NULL: dense */
+    mcd_sparse_lu
+        *sparse; /* the sparse step and product (sparse_lu.h), set up per run; NULL: dense */
 } mcd_nsn_ws;
 
 typedef struct mcd_nsn_result {
@@ -92,8 +95,10 @@ typedef struct mcd_nsn_result {
 
 /* Runs the method from r (n = nb + 3 nc), at most max_iter iterations per
  * rung of the rho ladder; leaves the iterate of least error in r and u
- * = W r + q in u. Returns MCD_OK (error <= tol), MCD_ERR_NOT_CONVERGED or MCD_ERR_NONFINITE (Phi of
- * the start is not finite). */
+ * = W r + q in u, by the dense product (mcd_dense_matvec), and that
+ * point's error in res->error. Returns MCD_OK (error <= tol),
+ * MCD_ERR_NOT_CONVERGED or MCD_ERR_NONFINITE (Phi of the start is not
+ * finite). */
 mcd_status mcd_nsn_alart_curnier(const mcd_fc3d *p, double tol, int max_iter, const mcd_nsn_ws *w,
                                  double *r, double *u, mcd_nsn_result *res);
 

@@ -7,6 +7,7 @@
  * gathers its values. */
 #include "sparse_lu.h"
 
+#include "block_product.h"
 #include "block_pattern.h"
 #include "dense.h"
 
@@ -19,18 +20,24 @@
 struct mcd_sparse_lu {
     klu_common c;
     int n, n_single;
-    int *Ap, *Ai;      /* J's pattern by columns */
-    size_t *at;        /* entry p is J[at[p]] in the row-major J */
-    double *Ax;        /* the gathered values */
-    double *b, *res;   /* the right-hand side kept, the residual: n each */
-    klu_symbolic *sym; /* the set-up's analysis; NULL: no setup ready */
-    klu_numeric *num;  /* the last factorization, NULL before the first */
+    int *Ap, *Ai;               /* J's pattern by columns */
+    size_t *at;                 /* entry p is J[at[p]] in the row-major J */
+    double *Ax;                 /* the gathered values */
+    double *b, *res;            /* the right-hand side kept, the residual: n each */
+    klu_symbolic *sym;          /* the set-up's analysis; NULL: no setup ready */
+    klu_numeric *num;           /* the last factorization, NULL before the first */
+    mcd_block_product *product; /* W x + b on the set-up's block pattern */
 };
 
 mcd_sparse_lu *mcd_sparse_lu_create(void)
 {
     mcd_sparse_lu *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    s->product = mcd_block_product_create();
+    if (!s->product) {
+        free(s);
+        return NULL;
+    }
     klu_defaults(&s->c);
     return s;
 }
@@ -54,6 +61,7 @@ void mcd_sparse_lu_free(mcd_sparse_lu *s)
 {
     if (!s) return;
     release(s);
+    mcd_block_product_free(s->product);
     free(s);
 }
 
@@ -101,12 +109,14 @@ int mcd_sparse_lu_setup(mcd_sparse_lu *s, int n, const double *W, int n_single)
 {
     if (!s) return 0;
     release(s);
+    mcd_block_product_clear(s->product);
     int blocks = mcd_block_count(n, n_single);
     if (!W || n <= MCD_SPARSE_LU_MIN_N || blocks <= 0) return 0;
     s->n = n;
     s->n_single = n_single;
     unsigned char *B = mcd_block_pattern(n, n_single, W);
     if (!B) return 0;
+    mcd_block_product_setup_pattern(s->product, n, n_single, B);
     size_t nnz = pattern_entries(s, B, blocks);
     int ok =
         nnz <= MCD_SPARSE_LU_MAX_FILL * (double)n * (double)n && fill_columns(s, B, blocks, nnz);
@@ -147,6 +157,11 @@ static int factor_fresh(mcd_sparse_lu *s)
     klu_free_numeric(&s->num, &s->c);
     s->num = klu_factor(s->Ap, s->Ai, s->Ax, s->sym, &s->c);
     return s->num && s->c.status == KLU_OK;
+}
+
+mcd_block_product *mcd_sparse_lu_product(const mcd_sparse_lu *s)
+{
+    return s ? s->product : NULL;
 }
 
 int mcd_sparse_lu_solve(mcd_sparse_lu *s, const double *J, double *b)

@@ -14,7 +14,9 @@
  * backward error checked against the gathered J; if it exceeds
  * MCD_SPARSE_LU_RESIDUAL (J's values moved away from that pivot order),
  * a fresh factorization with partial pivoting (klu_factor) and
- * the check again.
+ * the check again. The set-up also sets up, from the same block pattern,
+ * the block product W x + b (block_product.h) that the state holds for
+ * mncp-nsn's iterations (W r, W dr) and mncp-fixpoint's QP loop.
  *
  * Allocation: the state and KLU's common object once per solver
  * workspace; the set-up allocates the pattern and the symbolic analysis
@@ -24,6 +26,8 @@
  * simulation step with such a problem does not allocate (as lm_sparse.h). */
 #ifndef MCDYN_SOLVER_SPARSE_LU_H
 #define MCDYN_SOLVER_SPARSE_LU_H
+
+#include "block_product.h"
 
 typedef struct mcd_sparse_lu mcd_sparse_lu;
 
@@ -45,12 +49,20 @@ void mcd_sparse_lu_free(mcd_sparse_lu *s);
  * columns [0, n_single) form 1 x 1 blocks, the rest consecutive 3 x 3
  * blocks; a block of the pattern is nonzero when any entry of W in it is,
  * and the diagonal blocks always are. Scans W once (O(n^2)) and runs
- * KLU's symbolic analysis. Returns 1 when the sparse step is ready; 0
+ * KLU's symbolic analysis; sets up the state's block product
+ * (mcd_sparse_lu_product) from the same pattern, or clears it when that
+ * refuses the pattern. Returns 1 when the sparse step is ready; 0
  * (solves then return 0) when s or W is NULL, n <= MCD_SPARSE_LU_MIN_N,
  * the partition does not fit n, the pattern fills more than
  * MCD_SPARSE_LU_MAX_FILL, or memory or KLU fails. Drops the previous
  * setup. */
 int mcd_sparse_lu_setup(mcd_sparse_lu *s, int n, const double *W, int n_single);
+
+/* The state's block product y = W x + b (block_product.h), set up by
+ * mcd_sparse_lu_setup for its W, whether or not the sparse step is ready;
+ * also set up by users of the product alone (mncp-fixpoint's QP loop).
+ * NULL when s is. */
+mcd_block_product *mcd_sparse_lu_product(const mcd_sparse_lu *s);
 
 /* Solves J x = b in place (b in, x out) for the row-major n x n J of the
  * set-up pattern (entries outside it are ignored). Returns 1 on success;
