@@ -19,6 +19,7 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
 #define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
+#define MB_WINDOW   50 /* sweeps over which the slow-tail test measures the rate */
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -30,6 +31,7 @@ typedef struct mb_solve {
     double *best;  /* iterate of least residual */
     double *delta; /* per contact: 0 regular, > 0 regularised, MB_ZERO_BLK zero */
     mcd_error *err;
+    int tail_exit; /* 1: leave the sweeps for the failure path in a slow tail */
 } mb_solve;
 
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
@@ -47,7 +49,7 @@ static size_t bgs_work_size(const mcd_fc3d *p)
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p)
 {
     if (!p || p->nb < 0 || p->nc < 0) return 0;
-    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p) + 2 * (size_t)mcd_fc3d_size(p);
+    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p) + 3 * (size_t)mcd_fc3d_size(p);
 }
 
 static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, const double *r,
@@ -207,14 +209,28 @@ static int all_finite(int n, const double *x)
     return 1;
 }
 
+/* The slow-tail test, every MB_WINDOW sweeps: over the last window the
+ * best R fell from R_window to R, a mean rate per sweep
+ * (R / R_window)^(1 / MB_WINDOW); at that rate tol needs
+ * MB_WINDOW log(tol / R) / log(R / R_window) more sweeps. 1 when that is
+ * more than the sweeps left (or R did not fall): the cap would end the
+ * sweeps above tol anyway (on the sphere piles R falls about as 1 / k,
+ * slower than any linear rate, docs/solvers.md). */
+static int slow_tail(const mb_solve *m, double R_window, double R, int sweeps_left)
+{
+    if (!(R < R_window)) return 1;
+    return MB_WINDOW * log(m->o->tol / R) / log(R / R_window) > sweeps_left;
+}
+
 /* The iteration from r (already copied to m->best); returns MCD_OK when
- * R <= tol, else the reason it stopped. */
+ * R <= tol, else the reason it stopped. With m->tail_exit it stops early
+ * in a slow tail (slow_tail), for the failure path. */
 static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
 {
-    double R, R0;
+    double R, R0, R_window;
     mcd_status s = residual(m, r, &R);
     if (s != MCD_OK) return s;
-    R0 = R;
+    R0 = R_window = R;
     st->residual = R;
     while (!(st->residual <= m->o->tol) && st->iterations < m->o->max_iter) {
         if (m->o->jacobi)
@@ -234,6 +250,13 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
             st->residual = R;
             memcpy(m->best, r, (size_t)m->n * sizeof *r);
         }
+        if (m->tail_exit && st->iterations % MB_WINDOW == 0 && !(st->residual <= m->o->tol)) {
+            if (slow_tail(m, R_window, st->residual, m->o->max_iter - st->iterations))
+                return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
+                                "maxdiss-bgs: residual %g > tol %g after %d sweeps (slow tail)",
+                                st->residual, m->o->tol, st->iterations);
+            R_window = st->residual;
+        }
     }
     if (st->residual <= m->o->tol) return MCD_OK;
     return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
@@ -241,13 +264,14 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
                     st->iterations);
 }
 
-/* The Newton method (maxdiss_newton.c) from r, newton_iter iterations per
- * rung; r becomes its iterate of least R, never worse than the start. */
-static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
-                              mcd_maxdiss_stats *st, double *R, mcd_error *err)
+/* The Newton method (maxdiss_newton.c) from r, iterations per rung; r
+ * becomes its iterate of least R, never worse than the start. */
+static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, int iterations,
+                              double *r, double *work, mcd_maxdiss_stats *st, double *R,
+                              mcd_error *err)
 {
     mcd_maxdiss_opts on = *o;
-    on.max_iter = o->newton_iter;
+    on.max_iter = iterations;
     mcd_maxdiss_stats ns;
     mcd_status s = mcd_maxdiss_newton(p, &on, r, work, &ns, err);
     st->newton_iterations += ns.iterations;
@@ -255,45 +279,68 @@ static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
     return s;
 }
 
-/* A Coulomb solution (mncp-plm with its defaults and fallback chain) into
- * rc, as the Newton method's start; 0 if there is none to start from (no
- * workspace, one too small, or the solve returned no point). */
-static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *rc, double *uc,
-                         mcd_maxdiss_stats *st)
+/* The failure path's Coulomb starts, cheapest first: mncp-nsn alone (a
+ * few hundred semismooth Newton iterations on its sparse step; its best
+ * point, converged or not, is within a few tens of Newton iterations of a
+ * solution on most sphere-pile groups, so the Newton method from it gets a
+ * quarter of newton_iter per rung), then mncp-plm with its whole fallback
+ * chain (which can cost tens of seconds on a pile group) and the full
+ * budget. Both solvers with their defaults (docs/solvers.md, session 13). */
+static const struct {
+    mcd_solver_kind solver;
+    int budget_divisor; /* Newton iterations per rung: newton_iter / this (at least 1) */
+} coulomb_starts[] = {{MCD_SOLVER_MNCP_NSN, 4}, {MCD_SOLVER_MNCP_PLM, 1}};
+enum { COULOMB_STARTS = sizeof coulomb_starts / sizeof coulomb_starts[0] };
+
+/* A Coulomb solution by solver kind into rc, as the Newton method's start;
+ * 0 if there is none to start from (no workspace, one too small, or the
+ * solve returned no point). */
+static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solver_kind kind,
+                         double *rc, double *uc, mcd_maxdiss_stats *st)
 {
     if (!o->coulomb_ws || mcd_solver_ws_capacity(o->coulomb_ws) < mcd_fc3d_size(p)) return 0;
-    mcd_solver_opts so = mcd_solver_default_opts(MCD_SOLVER_MNCP_PLM);
+    mcd_solver_opts so = mcd_solver_default_opts(kind);
     mcd_solver_stats ss;
-    mcd_status s = mcd_solve_fc3d(o->coulomb_ws, MCD_SOLVER_MNCP_PLM, p, &so, rc, uc, &ss, NULL);
-    st->coulomb_iterations = ss.iterations;
+    mcd_status s = mcd_solve_fc3d(o->coulomb_ws, kind, p, &so, rc, uc, &ss, NULL);
+    st->coulomb_iterations += ss.iterations;
     if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return 0;
     for (int i = 0; i < mcd_fc3d_size(p); i++)
         if (!isfinite(rc[i])) return 0;
     return 1;
 }
 
-/* The failure path (impact.h): Newton from a Coulomb solution, then from
- * the block iteration's best r (in r); r receives the point of least R.
- * work: the Newton method's, then 2 n doubles for the Coulomb r and u. */
+/* The failure path (impact.h): Newton from a Coulomb solution of each
+ * coulomb_starts in turn, then from the block iteration's best r (in r);
+ * stops at the first point with R <= tol, r receives the point of least R.
+ * work: the Newton method's, then 3 n doubles: the Coulomb r and u, and the
+ * best point of the Coulomb starts. */
 static mcd_status failure_path(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
                                double *work, mcd_maxdiss_stats *st, mcd_error *err)
 {
     size_t n = (size_t)mcd_fc3d_size(p);
-    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, Rc = INFINITY, Rb;
+    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, *rbest = uc + n;
+    double Rbest = INFINITY, R;
     mcd_status s;
-    if (coulomb_start(p, o, rc, uc, st)) {
-        s = newton_from(p, o, rc, work, st, &Rc, err);
-        if (s == MCD_OK) {
-            memcpy(r, rc, n * sizeof *r);
-            st->residual = Rc;
-            return MCD_OK;
+    for (int c = 0; c < COULOMB_STARTS; c++) {
+        if (!coulomb_start(p, o, coulomb_starts[c].solver, rc, uc, st)) continue;
+        int budget = o->newton_iter / coulomb_starts[c].budget_divisor;
+        s = newton_from(p, o, budget > 0 ? budget : 1, rc, work, st, &R, err);
+        if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+        if (R < Rbest) {
+            Rbest = R;
+            memcpy(rbest, rc, n * sizeof *r);
         }
-        if (s != MCD_ERR_NOT_CONVERGED) return s;
+        if (s == MCD_OK) break;
     }
-    s = newton_from(p, o, r, work, st, &Rb, err);
+    if (Rbest <= o->tol) {
+        memcpy(r, rbest, n * sizeof *r);
+        st->residual = Rbest;
+        return MCD_OK;
+    }
+    s = newton_from(p, o, o->newton_iter, r, work, st, &R, err);
     if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
-    if (Rc < Rb) memcpy(r, rc, n * sizeof *r);
-    st->residual = fmin(Rc, Rb);
+    if (Rbest < R) memcpy(r, rbest, n * sizeof *r);
+    st->residual = fmin(Rbest, R);
     if (st->residual <= o->tol) return MCD_OK;
     return mcd_fail(err, MCD_ERR_NOT_CONVERGED,
                     "maxdiss-bgs: residual %g > tol %g after %d sweeps and %d Newton iterations",
@@ -314,7 +361,16 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
         return s;
     }
     int n = mcd_fc3d_size(p);
-    mb_solve m = {p, o, n, work, work + n, work + 2 * (size_t)n, work + 3 * (size_t)n, err};
+    int failure_path_runs = o->newton_iter > 0 && mcd_maxdiss_newton_fits(p);
+    mb_solve m = {p,
+                  o,
+                  n,
+                  work,
+                  work + n,
+                  work + 2 * (size_t)n,
+                  work + 3 * (size_t)n,
+                  err,
+                  failure_path_runs};
     for (int k = 0; k < p->nc; k++) {
         m.delta[k] = block_delta(&m, k);
         if (m.delta[k] == MB_ZERO_BLK) {
@@ -327,7 +383,7 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     memcpy(m.best, r, (size_t)n * sizeof *r);
     s = iterate(&m, r, st);
     memcpy(r, m.best, (size_t)n * sizeof *r);
-    if (s == MCD_ERR_NOT_CONVERGED && o->newton_iter > 0 && mcd_maxdiss_newton_fits(p))
+    if (s == MCD_ERR_NOT_CONVERGED && failure_path_runs)
         s = failure_path(p, o, r, work + bgs_work_size(p), st, err);
     double e = 0.0;
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
