@@ -280,16 +280,18 @@ static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, int 
 }
 
 /* The failure path's Coulomb starts, cheapest first: mncp-nsn alone (a
- * few hundred semismooth Newton iterations on its sparse step; its best
- * point, converged or not, is within a few tens of Newton iterations of a
- * solution on most sphere-pile groups, so the Newton method from it gets a
- * quarter of newton_iter per rung), then mncp-plm with its whole fallback
- * chain (which can cost tens of seconds on a pile group) and the full
- * budget. Both solvers with their defaults (docs/solvers.md, session 13). */
+ * few hundred semismooth Newton iterations on its sparse step, 0.4-0.8 s
+ * on a sphere-pile group of n = 300-375), whose point, converged or not, is
+ * a solution of Eq. (5) or within a few Newton iterations of one on part of
+ * the pile groups, so the Newton method from it gets only newton_iter / 20
+ * per rung (a probe: where it fails it costs 40 dense iterations, not 800);
+ * then mncp-plm with its whole fallback chain (0.3-41 s on those groups)
+ * and the full budget. Both solvers with their defaults (docs/solvers.md,
+ * "Per scene (session 13: maximum dissipation on the piles)"). */
 static const struct {
     mcd_solver_kind solver;
     int budget_divisor; /* Newton iterations per rung: newton_iter / this (at least 1) */
-} coulomb_starts[] = {{MCD_SOLVER_MNCP_NSN, 4}, {MCD_SOLVER_MNCP_PLM, 1}};
+} coulomb_starts[] = {{MCD_SOLVER_MNCP_NSN, 20}, {MCD_SOLVER_MNCP_PLM, 1}};
 enum { COULOMB_STARTS = sizeof coulomb_starts / sizeof coulomb_starts[0] };
 
 /* A Coulomb solution by solver kind into rc, as the Newton method's start;
