@@ -49,7 +49,7 @@ static size_t bgs_work_size(const mcd_fc3d *p)
 size_t mcd_maxdiss_work_size(const mcd_fc3d *p)
 {
     if (!p || p->nb < 0 || p->nc < 0) return 0;
-    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p) + 3 * (size_t)mcd_fc3d_size(p);
+    return bgs_work_size(p) + mcd_maxdiss_newton_work_size(p) + 2 * (size_t)mcd_fc3d_size(p);
 }
 
 static mcd_status check_arguments(const mcd_fc3d *p, const mcd_maxdiss_opts *o, const double *r,
@@ -314,13 +314,14 @@ static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solve
 /* The failure path (impact.h): Newton from a Coulomb solution of each
  * coulomb_starts in turn, then from the block iteration's best r (in r);
  * stops at the first point with R <= tol, r receives the point of least R.
- * work: the Newton method's, then 3 n doubles: the Coulomb r and u, and the
- * best point of the Coulomb starts. */
+ * work: the Newton method's, then 2 n doubles for the Coulomb r and u;
+ * rbest (n): the best point of the Coulomb starts (the block iteration's
+ * best-iterate buffer, free once r holds that iterate). */
 static mcd_status failure_path(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
-                               double *work, mcd_maxdiss_stats *st, mcd_error *err)
+                               double *work, double *rbest, mcd_maxdiss_stats *st, mcd_error *err)
 {
     size_t n = (size_t)mcd_fc3d_size(p);
-    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, *rbest = uc + n;
+    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n;
     double Rbest = INFINITY, R;
     mcd_status s;
     for (int c = 0; c < COULOMB_STARTS; c++) {
@@ -386,7 +387,7 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     s = iterate(&m, r, st);
     memcpy(r, m.best, (size_t)n * sizeof *r);
     if (s == MCD_ERR_NOT_CONVERGED && failure_path_runs)
-        s = failure_path(p, o, r, work + bgs_work_size(p), st, err);
+        s = failure_path(p, o, r, work + bgs_work_size(p), m.best, st, err);
     double e = 0.0;
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
     st->energy = e;

@@ -105,7 +105,7 @@ START_TEST(one_contact_equals_single)
         ck_assert_int_eq(mcd_maxdiss_single(p.W, p.q, p.mu[0], x, NULL), MCD_OK);
         mcd_maxdiss_opts o = tight_opts(0);
         mcd_maxdiss_stats st;
-        ck_assert_uint_eq(mcd_maxdiss_work_size(&p), 10 + 3 * 3 + mcd_maxdiss_newton_work_size(&p));
+        ck_assert_uint_eq(mcd_maxdiss_work_size(&p), 10 + 2 * 3 + mcd_maxdiss_newton_work_size(&p));
         ck_assert_int_eq(mcd_maxdiss_solve(&p, &o, r, work, &st, NULL), MCD_OK);
         /* Gauss-Seidel: one sweep gives the closed form exactly. */
         ck_assert_int_le(st.iterations, 1);
@@ -528,7 +528,7 @@ START_TEST(bad_input)
     mcd_maxdiss_stats st;
     mcd_error err;
     ck_assert_uint_eq(mcd_maxdiss_work_size(&p),
-                      3 * 7 + 2 + 3 * 7 + mcd_maxdiss_newton_work_size(&p));
+                      3 * 7 + 2 + 2 * 7 + mcd_maxdiss_newton_work_size(&p));
     ck_assert_uint_le(mcd_maxdiss_work_size(&p), sizeof work / sizeof *work);
     ck_assert_uint_eq(mcd_maxdiss_work_size(NULL), 0);
     /* NULL */
