@@ -2,8 +2,9 @@
  * by nonlinear block Gauss-Seidel or weighted block Jacobi over the
  * contacts, each block solved in closed form by mcd_maxdiss_single; the
  * bilateral rows are free rows relaxed by scalar Gauss-Seidel (Jacobi).
- * When the sweeps stall, the failure path runs the Newton method
- * (maxdiss_newton.c) from a Coulomb solution and from the sweeps' best
+ * When the sweeps stall (at the cap, or earlier in a slow tail), the
+ * failure path runs the Newton method (maxdiss_newton.c) from Coulomb
+ * solutions (mncp-nsn's, then mncp-plm's) and from the sweeps' best
  * iterate. See include/mcdyn/impact.h for the residual, the failure path
  * and the regularisation. */
 #include "mcdyn/impact.h"
