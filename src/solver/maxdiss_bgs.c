@@ -20,7 +20,8 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
 #define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
-#define MB_WINDOW   50 /* sweeps over which the slow-tail test measures the rate */
+#define MB_WINDOW   50  /* sweeps over which the slow-tail test measures the rate */
+#define MB_WARM     1e3 /* a later Coulomb start is warm from the best point if its R <= this tol */
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -286,23 +287,27 @@ static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, int 
  * a solution of Eq. (5) or within a few Newton iterations of one on part of
  * the pile groups, so the Newton method from it gets only newton_iter / 20
  * per rung (a probe: where it fails it costs 40 dense iterations, not 800);
- * then mncp-plm with its whole fallback chain (0.3-41 s on those groups)
- * and the full budget. Both solvers with their defaults (docs/solvers.md,
- * "Per scene (session 13: maximum dissipation on the piles)"). */
+ * then mncp-plm with its whole fallback chain (0.3-55 s on those groups)
+ * and the full budget, warm-started from the probe's best point when its R
+ * is at most MB_WARM tol (on six captured groups with such a probe: 0.2 s
+ * instead of 55 s on one, within 0.8 s of the cold chain on the others;
+ * from a worse point, 22 s instead of 0.2 s on one). Both solvers with their defaults
+ * (docs/solvers.md, "Per scene (session 13: maximum dissipation on the piles)"). */
 static const struct {
     mcd_solver_kind solver;
     int budget_divisor; /* Newton iterations per rung: newton_iter / this (at least 1) */
 } coulomb_starts[] = {{MCD_SOLVER_MNCP_NSN, 20}, {MCD_SOLVER_MNCP_PLM, 1}};
 enum { COULOMB_STARTS = sizeof coulomb_starts / sizeof coulomb_starts[0] };
 
-/* A Coulomb solution by solver kind into rc, as the Newton method's start;
- * 0 if there is none to start from (no workspace, one too small, or the
- * solve returned no point). */
+/* A Coulomb solution by solver kind into rc, as the Newton method's start,
+ * warm-started from rc when warm (solver.h); 0 if there is none to start
+ * from (no workspace, one too small, or the solve returned no point). */
 static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solver_kind kind,
-                         double *rc, double *uc, mcd_maxdiss_stats *st)
+                         int warm, double *rc, double *uc, mcd_maxdiss_stats *st)
 {
     if (!o->coulomb_ws || mcd_solver_ws_capacity(o->coulomb_ws) < mcd_fc3d_size(p)) return 0;
     mcd_solver_opts so = mcd_solver_default_opts(kind);
+    so.warm_start = warm;
     mcd_solver_stats ss;
     mcd_status s = mcd_solve_fc3d(o->coulomb_ws, kind, p, &so, rc, uc, &ss, NULL);
     st->coulomb_iterations += ss.iterations;
@@ -315,6 +320,7 @@ static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solve
 /* The failure path (impact.h): Newton from a Coulomb solution of each
  * coulomb_starts in turn, then from the block iteration's best r (in r);
  * stops at the first point with R <= tol, r receives the point of least R.
+ * A start is warm from the best point so far when its R <= MB_WARM tol.
  * work: the Newton method's, then 2 n doubles for the Coulomb r and u;
  * rbest (n): the best point of the Coulomb starts (the block iteration's
  * best-iterate buffer, free once r holds that iterate). */
@@ -326,7 +332,9 @@ static mcd_status failure_path(const mcd_fc3d *p, const mcd_maxdiss_opts *o, dou
     double Rbest = INFINITY, R;
     mcd_status s;
     for (int c = 0; c < COULOMB_STARTS; c++) {
-        if (!coulomb_start(p, o, coulomb_starts[c].solver, rc, uc, st)) continue;
+        int warm = Rbest <= MB_WARM * o->tol;
+        if (warm) memcpy(rc, rbest, n * sizeof *rc);
+        if (!coulomb_start(p, o, coulomb_starts[c].solver, warm, rc, uc, st)) continue;
         int budget = o->newton_iter / coulomb_starts[c].budget_divisor;
         s = newton_from(p, o, budget > 0 ? budget : 1, rc, work, st, &R, err);
         if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
