@@ -20,8 +20,8 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
 #define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
-#define MB_WINDOW   50  /* sweeps over which the slow-tail test measures the rate */
-#define MB_WARM     1e3 /* a later Coulomb start is warm from the best point if its R <= this tol */
+#define MB_WINDOW   50 /* sweeps over which the slow-tail test measures the rate */
+#define MB_POLISH   50 /* block Gauss-Seidel sweeps after each Newton run of the failure path */
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -288,26 +288,24 @@ static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, int 
  * the pile groups, so the Newton method from it gets only newton_iter / 20
  * per rung (a probe: where it fails it costs 40 dense iterations, not 800);
  * then mncp-plm with its whole fallback chain (0.3-55 s on those groups)
- * and the full budget, warm-started from the probe's best point when its R
- * is at most MB_WARM tol (on six captured groups with such a probe: 0.2 s
- * instead of 55 s on one, within 0.8 s of the cold chain on the others;
- * from a worse point, 22 s instead of 0.2 s on one). Both solvers with their defaults
- * (docs/solvers.md, "Per scene (session 13: maximum dissipation on the piles)"). */
+ * and the full budget. Each Newton run is polished by a few block
+ * Gauss-Seidel sweeps (polish). Both solvers with their defaults
+ * (docs/solvers.md, "Per scene (session 13: maximum dissipation on the
+ * piles)"). */
 static const struct {
     mcd_solver_kind solver;
     int budget_divisor; /* Newton iterations per rung: newton_iter / this (at least 1) */
 } coulomb_starts[] = {{MCD_SOLVER_MNCP_NSN, 20}, {MCD_SOLVER_MNCP_PLM, 1}};
 enum { COULOMB_STARTS = sizeof coulomb_starts / sizeof coulomb_starts[0] };
 
-/* A Coulomb solution by solver kind into rc, as the Newton method's start,
- * warm-started from rc when warm (solver.h); 0 if there is none to start
- * from (no workspace, one too small, or the solve returned no point). */
+/* A Coulomb solution by solver kind into rc, as the Newton method's start;
+ * 0 if there is none to start from (no workspace, one too small, or the
+ * solve returned no point). */
 static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solver_kind kind,
-                         int warm, double *rc, double *uc, mcd_maxdiss_stats *st)
+                         double *rc, double *uc, mcd_maxdiss_stats *st)
 {
     if (!o->coulomb_ws || mcd_solver_ws_capacity(o->coulomb_ws) < mcd_fc3d_size(p)) return 0;
     mcd_solver_opts so = mcd_solver_default_opts(kind);
-    so.warm_start = warm;
     mcd_solver_stats ss;
     mcd_status s = mcd_solve_fc3d(o->coulomb_ws, kind, p, &so, rc, uc, &ss, NULL);
     st->coulomb_iterations += ss.iterations;
@@ -317,44 +315,76 @@ static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solve
     return 1;
 }
 
-/* The failure path (impact.h): Newton from a Coulomb solution of each
- * coulomb_starts in turn, then from the block iteration's best r (in r);
- * stops at the first point with R <= tol, r receives the point of least R.
- * A start is warm from the best point so far when its R <= MB_WARM tol.
- * work: the Newton method's, then 2 n doubles for the Coulomb r and u;
- * rbest (n): the best point of the Coulomb starts (the block iteration's
- * best-iterate buffer, free once r holds that iterate). */
-static mcd_status failure_path(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
-                               double *work, double *rbest, mcd_maxdiss_stats *st, mcd_error *err)
+/* Block Gauss-Seidel from x, the best point of a Newton run (R there in
+ * *R), at most MB_POLISH sweeps; x and *R become the best iterate and its
+ * R. On sphere-pile groups the Newton method stalls at R = 1-20 tol
+ * (its merit |Phi| near a solution is not the law's R) where 1-4 sweeps
+ * reach tol (docs/solvers.md, session 13). scratch: n doubles. Returns a
+ * failing block solve's status, else MCD_OK. */
+static mcd_status polish(const mb_solve *m, double *x, double *scratch, double *R,
+                         mcd_maxdiss_stats *st)
 {
-    size_t n = (size_t)mcd_fc3d_size(p);
-    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n;
+    if (*R <= m->o->tol) return MCD_OK;
+    mcd_maxdiss_opts o = *m->o;
+    o.max_iter = MB_POLISH;
+    mb_solve mp = *m;
+    mp.o = &o, mp.best = scratch, mp.tail_exit = 0;
+    mcd_maxdiss_stats ps = {0};
+    memcpy(scratch, x, (size_t)m->n * sizeof *x);
+    mcd_status s = iterate(&mp, x, &ps);
+    st->iterations += ps.iterations;
+    if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+    memcpy(x, scratch, (size_t)m->n * sizeof *x);
+    *R = fmin(*R, ps.residual);
+    return MCD_OK;
+}
+
+/* Newton from x with iterations per rung (newton_from), then the polish;
+ * *R the R of the resulting x. */
+static mcd_status newton_polished(const mb_solve *m, int iterations, double *x, double *scratch,
+                                  double *work, mcd_maxdiss_stats *st, double *R)
+{
+    mcd_status s = newton_from(m->p, m->o, iterations, x, work, st, R, m->err);
+    if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+    return polish(m, x, scratch, R, st);
+}
+
+/* The failure path (impact.h): Newton, each run polished by a few sweeps
+ * (polish), from a Coulomb solution of each coulomb_starts in turn, then
+ * from the block iteration's best r (in r); stops at the first point with
+ * R <= tol, r receives the point of least R. work: the Newton method's, then
+ * 2 n doubles for the Coulomb r and u (u also the polish's scratch); the
+ * best point of the Coulomb starts goes to m->best (the block iteration's
+ * best-iterate buffer, free once r holds that iterate). */
+static mcd_status failure_path(const mb_solve *m, double *r, double *work, mcd_maxdiss_stats *st)
+{
+    const mcd_fc3d *p = m->p;
+    const mcd_maxdiss_opts *o = m->o;
+    size_t n = (size_t)m->n;
+    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, *rbest = m->best;
     double Rbest = INFINITY, R;
     mcd_status s;
-    for (int c = 0; c < COULOMB_STARTS; c++) {
-        int warm = Rbest <= MB_WARM * o->tol;
-        if (warm) memcpy(rc, rbest, n * sizeof *rc);
-        if (!coulomb_start(p, o, coulomb_starts[c].solver, warm, rc, uc, st)) continue;
+    for (int c = 0; c < COULOMB_STARTS && !(Rbest <= o->tol); c++) {
+        if (!coulomb_start(p, o, coulomb_starts[c].solver, rc, uc, st)) continue;
         int budget = o->newton_iter / coulomb_starts[c].budget_divisor;
-        s = newton_from(p, o, budget > 0 ? budget : 1, rc, work, st, &R, err);
-        if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+        s = newton_polished(m, budget > 0 ? budget : 1, rc, uc, work, st, &R);
+        if (s != MCD_OK) return s;
         if (R < Rbest) {
             Rbest = R;
             memcpy(rbest, rc, n * sizeof *r);
         }
-        if (s == MCD_OK) break;
     }
     if (Rbest <= o->tol) {
         memcpy(r, rbest, n * sizeof *r);
         st->residual = Rbest;
         return MCD_OK;
     }
-    s = newton_from(p, o, o->newton_iter, r, work, st, &R, err);
-    if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+    s = newton_polished(m, o->newton_iter, r, uc, work, st, &R);
+    if (s != MCD_OK) return s;
     if (Rbest < R) memcpy(r, rbest, n * sizeof *r);
     st->residual = fmin(Rbest, R);
     if (st->residual <= o->tol) return MCD_OK;
-    return mcd_fail(err, MCD_ERR_NOT_CONVERGED,
+    return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
                     "maxdiss-bgs: residual %g > tol %g after %d sweeps and %d Newton iterations",
                     st->residual, o->tol, st->iterations, st->newton_iterations);
 }
@@ -396,7 +426,7 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     s = iterate(&m, r, st);
     memcpy(r, m.best, (size_t)n * sizeof *r);
     if (s == MCD_ERR_NOT_CONVERGED && failure_path_runs)
-        s = failure_path(p, o, r, work + bgs_work_size(p), m.best, st, err);
+        s = failure_path(&m, r, work + bgs_work_size(p), st);
     double e = 0.0;
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
     st->energy = e;
