@@ -21,7 +21,7 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
 #define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
 #define MB_WINDOW   50 /* sweeps over which the slow-tail test measures the rate */
-#define MB_POLISH   50 /* block Gauss-Seidel sweeps after each Newton run of the failure path */
+#define MB_POLISH   50 /* sweeps of the block iteration after each Newton run of the failure path */
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -315,12 +315,11 @@ static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solve
     return 1;
 }
 
-/* Block Gauss-Seidel from x, the best point of a Newton run (R there in
- * *R), at most MB_POLISH sweeps; x and *R become the best iterate and its
- * R. On sphere-pile groups the Newton method stalls at R = 1-20 tol
- * (its merit |Phi| near a solution is not the law's R) where 1-4 sweeps
- * reach tol (docs/solvers.md, session 13). scratch: n doubles. Returns a
- * failing block solve's status, else MCD_OK. */
+/* The block iteration (Gauss-Seidel, or Jacobi when chosen) from x, the
+ * best point of a Newton run (R there in *R), at most MB_POLISH sweeps; x and *R become the best
+ * iterate and its R. On sphere-pile groups the Newton method stalls at R = 1-20 tol (its merit
+ * |Phi| near a solution is not the law's R) where 1-4 sweeps reach tol (docs/solvers.md, session
+ * 13). scratch: n doubles. Returns a failing block solve's status, else MCD_OK. */
 static mcd_status polish(const mb_solve *m, double *x, double *scratch, double *R,
                          mcd_maxdiss_stats *st)
 {
