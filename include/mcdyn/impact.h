@@ -86,13 +86,16 @@ mcd_status mcd_maxdiss_single(const double A[9], const double b[3], double mu, d
  * in stats.zero_blocks. A singular W with regular blocks (redundant
  * contacts) needs nothing special: R measures velocities only.
  *
- * Failure path (newton_iter > 0): when max_iter sweeps end above tol,
- * mcd_maxdiss_newton runs from a Coulomb solution of the same problem
- * (coulomb_ws set: a solution where every contact sticks or separates is
- * one of this law too, and on redundant contacts the sweeps' stalled
- * iterate can carry internal impulses far from every solution;
- * docs/solvers.md), then, if that does not reach tol, from the sweeps'
- * best iterate; the point of least R is kept.
+ * Failure path (newton_iter > 0): when the sweeps end above tol (max_iter
+ * sweeps, or earlier, checked every 50 sweeps, when R's rate over the last
+ * 50 cannot reach tol within the sweeps left), mcd_maxdiss_newton runs
+ * from Coulomb solutions of the same problem (coulomb_ws set: a solution
+ * where every contact sticks or separates is one of this law too, and on
+ * redundant contacts the sweeps' stalled iterate can carry internal
+ * impulses far from every solution; docs/solvers.md): mncp-nsn's, with
+ * newton_iter / 20 iterations per rung, then mncp-plm's (its fallback
+ * chain); then, if none reaches tol, from the sweeps' best iterate; the
+ * point of least R is kept.
  * Allocation-free: work holds mcd_maxdiss_work_size(p) doubles. r is the
  * start on entry and the iterate of least R on return.
  * Returns MCD_OK (R <= tol); MCD_ERR_NOT_CONVERGED (max_iter sweeps done,
@@ -109,13 +112,15 @@ typedef struct mcd_maxdiss_opts {
     int jacobi;                /* 0: block Gauss-Seidel, 1: weighted block Jacobi (0) */
     double omega;              /* Jacobi weight in (0, 1] (0.5); unused by Gauss-Seidel */
     double regularization;     /* relative proximal weight of singular blocks, in (0, 1) (1e-8) */
-    int newton_iter;           /* failure path: when max_iter sweeps do not reach tol,
-                                * mcd_maxdiss_newton with this many iterations per rung,
-                                * first from a Coulomb solution (coulomb_ws), then from
-                                * the sweeps' best iterate; 0 turns it off, >= 0 (100) */
-    mcd_solver_ws *coulomb_ws; /* the failure path's Coulomb start: mncp-plm (solver.h,
-                                * its defaults) solves the same problem in this
-                                * workspace, and Newton starts from its answer; NULL
+    int newton_iter;           /* failure path: when the sweeps do not reach tol,
+                                * mcd_maxdiss_newton with this many iterations per rung
+                                * (a twentieth from mncp-nsn's Coulomb solution), first from
+                                * Coulomb solutions (coulomb_ws), then from the sweeps'
+                                * best iterate; 0 turns it off, >= 0 (100) */
+    mcd_solver_ws *coulomb_ws; /* the failure path's Coulomb starts: mncp-nsn, then
+                                * mncp-plm (solver.h, their defaults) solve the same
+                                * problem in this workspace, and Newton starts from
+                                * their answers; NULL
                                 * (the default) or a workspace too small for the
                                 * problem: no Coulomb start */
 } mcd_maxdiss_opts;

@@ -2,8 +2,9 @@
  * by nonlinear block Gauss-Seidel or weighted block Jacobi over the
  * contacts, each block solved in closed form by mcd_maxdiss_single; the
  * bilateral rows are free rows relaxed by scalar Gauss-Seidel (Jacobi).
- * When the sweeps stall, the failure path runs the Newton method
- * (maxdiss_newton.c) from a Coulomb solution and from the sweeps' best
+ * When the sweeps stall (at the cap, or earlier in a slow tail), the
+ * failure path runs the Newton method (maxdiss_newton.c) from Coulomb
+ * solutions (mncp-nsn's, then mncp-plm's) and from the sweeps' best
  * iterate. See include/mcdyn/impact.h for the residual, the failure path
  * and the regularisation. */
 #include "mcdyn/impact.h"
@@ -19,6 +20,8 @@ enum { N = MCD_FC3D_N, ROWS = MCD_FC3D_ROWS };
 #define MB_PD_TOL   1e-10 /* relative Cholesky pivot below which a block is regularised */
 #define MB_DIVERGE  1e8   /* R above this times its start value: diverged */
 #define MB_ZERO_BLK MCD_MAXDISS_ZERO_BLOCK
+#define MB_WINDOW   50 /* sweeps over which the slow-tail test measures the rate */
+#define MB_POLISH   50 /* sweeps of the block iteration after each Newton run of the failure path */
 
 /* Shared state of one solve. */
 typedef struct mb_solve {
@@ -30,6 +33,7 @@ typedef struct mb_solve {
     double *best;  /* iterate of least residual */
     double *delta; /* per contact: 0 regular, > 0 regularised, MB_ZERO_BLK zero */
     mcd_error *err;
+    int tail_exit; /* 1: leave the sweeps for the failure path in a slow tail */
 } mb_solve;
 
 mcd_maxdiss_opts mcd_maxdiss_default_opts(void)
@@ -207,14 +211,28 @@ static int all_finite(int n, const double *x)
     return 1;
 }
 
+/* The slow-tail test, every MB_WINDOW sweeps: over the last window the
+ * best R fell from R_window to R, a mean rate per sweep
+ * (R / R_window)^(1 / MB_WINDOW); at that rate tol needs
+ * MB_WINDOW log(tol / R) / log(R / R_window) more sweeps. 1 when that is
+ * more than the sweeps left (or R did not fall): the cap would end the
+ * sweeps above tol anyway (on the sphere piles R falls about as 1 / k,
+ * slower than any linear rate, docs/solvers.md). */
+static int slow_tail(const mb_solve *m, double R_window, double R, int sweeps_left)
+{
+    if (!(R < R_window)) return 1;
+    return MB_WINDOW * log(m->o->tol / R) / log(R / R_window) > sweeps_left;
+}
+
 /* The iteration from r (already copied to m->best); returns MCD_OK when
- * R <= tol, else the reason it stopped. */
+ * R <= tol, else the reason it stopped. With m->tail_exit it stops early
+ * in a slow tail (slow_tail), for the failure path. */
 static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
 {
-    double R, R0;
+    double R, R0, R_window;
     mcd_status s = residual(m, r, &R);
     if (s != MCD_OK) return s;
-    R0 = R;
+    R0 = R_window = R;
     st->residual = R;
     while (!(st->residual <= m->o->tol) && st->iterations < m->o->max_iter) {
         if (m->o->jacobi)
@@ -234,6 +252,13 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
             st->residual = R;
             memcpy(m->best, r, (size_t)m->n * sizeof *r);
         }
+        if (m->tail_exit && st->iterations % MB_WINDOW == 0 && !(st->residual <= m->o->tol)) {
+            if (slow_tail(m, R_window, st->residual, m->o->max_iter - st->iterations))
+                return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
+                                "maxdiss-bgs: residual %g > tol %g after %d sweeps (slow tail)",
+                                st->residual, m->o->tol, st->iterations);
+            R_window = st->residual;
+        }
     }
     if (st->residual <= m->o->tol) return MCD_OK;
     return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
@@ -241,13 +266,14 @@ static mcd_status iterate(const mb_solve *m, double *r, mcd_maxdiss_stats *st)
                     st->iterations);
 }
 
-/* The Newton method (maxdiss_newton.c) from r, newton_iter iterations per
- * rung; r becomes its iterate of least R, never worse than the start. */
-static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r, double *work,
-                              mcd_maxdiss_stats *st, double *R, mcd_error *err)
+/* The Newton method (maxdiss_newton.c) from r, iterations per rung; r
+ * becomes its iterate of least R, never worse than the start. */
+static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, int iterations,
+                              double *r, double *work, mcd_maxdiss_stats *st, double *R,
+                              mcd_error *err)
 {
     mcd_maxdiss_opts on = *o;
-    on.max_iter = o->newton_iter;
+    on.max_iter = iterations;
     mcd_maxdiss_stats ns;
     mcd_status s = mcd_maxdiss_newton(p, &on, r, work, &ns, err);
     st->newton_iterations += ns.iterations;
@@ -255,47 +281,109 @@ static mcd_status newton_from(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
     return s;
 }
 
-/* A Coulomb solution (mncp-plm with its defaults and fallback chain) into
- * rc, as the Newton method's start; 0 if there is none to start from (no
- * workspace, one too small, or the solve returned no point). */
-static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *rc, double *uc,
-                         mcd_maxdiss_stats *st)
+/* The failure path's Coulomb starts, cheapest first: mncp-nsn alone (a
+ * few hundred semismooth Newton iterations on its sparse step, 0.4-0.8 s
+ * on a sphere-pile group of n = 300-375), whose point, converged or not, is
+ * a solution of Eq. (5) or within a few Newton iterations of one on part of
+ * the pile groups, so the Newton method from it gets only newton_iter / 20
+ * per rung (a probe: where it fails it costs 40 dense iterations, not 800);
+ * then mncp-plm with its whole fallback chain (0.3-55 s on those groups)
+ * and the full budget. Each Newton run is polished by a few block
+ * Gauss-Seidel sweeps (polish). Both solvers with their defaults
+ * (docs/solvers.md, "Per scene (session 13: maximum dissipation on the
+ * piles)"). */
+static const struct {
+    mcd_solver_kind solver;
+    int budget_divisor; /* Newton iterations per rung: newton_iter / this (at least 1) */
+} coulomb_starts[] = {{MCD_SOLVER_MNCP_NSN, 20}, {MCD_SOLVER_MNCP_PLM, 1}};
+enum { COULOMB_STARTS = sizeof coulomb_starts / sizeof coulomb_starts[0] };
+
+/* A Coulomb solution by solver kind into rc, as the Newton method's start;
+ * 0 if there is none to start from (no workspace, one too small, or the
+ * solve returned no point). */
+static int coulomb_start(const mcd_fc3d *p, const mcd_maxdiss_opts *o, mcd_solver_kind kind,
+                         double *rc, double *uc, mcd_maxdiss_stats *st)
 {
     if (!o->coulomb_ws || mcd_solver_ws_capacity(o->coulomb_ws) < mcd_fc3d_size(p)) return 0;
-    mcd_solver_opts so = mcd_solver_default_opts(MCD_SOLVER_MNCP_PLM);
+    mcd_solver_opts so = mcd_solver_default_opts(kind);
     mcd_solver_stats ss;
-    mcd_status s = mcd_solve_fc3d(o->coulomb_ws, MCD_SOLVER_MNCP_PLM, p, &so, rc, uc, &ss, NULL);
-    st->coulomb_iterations = ss.iterations;
+    mcd_status s = mcd_solve_fc3d(o->coulomb_ws, kind, p, &so, rc, uc, &ss, NULL);
+    st->coulomb_iterations += ss.iterations;
     if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return 0;
     for (int i = 0; i < mcd_fc3d_size(p); i++)
         if (!isfinite(rc[i])) return 0;
     return 1;
 }
 
-/* The failure path (impact.h): Newton from a Coulomb solution, then from
- * the block iteration's best r (in r); r receives the point of least R.
- * work: the Newton method's, then 2 n doubles for the Coulomb r and u. */
-static mcd_status failure_path(const mcd_fc3d *p, const mcd_maxdiss_opts *o, double *r,
-                               double *work, mcd_maxdiss_stats *st, mcd_error *err)
+/* The block iteration (Gauss-Seidel, or Jacobi when chosen) from x, the
+ * best point of a Newton run (R there in *R), at most MB_POLISH sweeps; x and *R become the best
+ * iterate and its R. On sphere-pile groups the Newton method stalls at R = 1-20 tol (its merit
+ * |Phi| near a solution is not the law's R) where 1-4 sweeps reach tol (docs/solvers.md, session
+ * 13). scratch: n doubles. Returns a failing block solve's status, else MCD_OK. */
+static mcd_status polish(const mb_solve *m, double *x, double *scratch, double *R,
+                         mcd_maxdiss_stats *st)
 {
-    size_t n = (size_t)mcd_fc3d_size(p);
-    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, Rc = INFINITY, Rb;
-    mcd_status s;
-    if (coulomb_start(p, o, rc, uc, st)) {
-        s = newton_from(p, o, rc, work, st, &Rc, err);
-        if (s == MCD_OK) {
-            memcpy(r, rc, n * sizeof *r);
-            st->residual = Rc;
-            return MCD_OK;
-        }
-        if (s != MCD_ERR_NOT_CONVERGED) return s;
-    }
-    s = newton_from(p, o, r, work, st, &Rb, err);
+    if (*R <= m->o->tol) return MCD_OK;
+    mcd_maxdiss_opts o = *m->o;
+    o.max_iter = MB_POLISH;
+    mb_solve mp = *m;
+    mp.o = &o, mp.best = scratch, mp.tail_exit = 0;
+    mcd_maxdiss_stats ps = {0};
+    memcpy(scratch, x, (size_t)m->n * sizeof *x);
+    mcd_status s = iterate(&mp, x, &ps);
+    st->iterations += ps.iterations;
     if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
-    if (Rc < Rb) memcpy(r, rc, n * sizeof *r);
-    st->residual = fmin(Rc, Rb);
+    memcpy(x, scratch, (size_t)m->n * sizeof *x);
+    *R = fmin(*R, ps.residual);
+    return MCD_OK;
+}
+
+/* Newton from x with iterations per rung (newton_from), then the polish;
+ * *R the R of the resulting x. */
+static mcd_status newton_polished(const mb_solve *m, int iterations, double *x, double *scratch,
+                                  double *work, mcd_maxdiss_stats *st, double *R)
+{
+    mcd_status s = newton_from(m->p, m->o, iterations, x, work, st, R, m->err);
+    if (s != MCD_OK && s != MCD_ERR_NOT_CONVERGED) return s;
+    return polish(m, x, scratch, R, st);
+}
+
+/* The failure path (impact.h): Newton, each run polished by a few sweeps
+ * (polish), from a Coulomb solution of each coulomb_starts in turn, then
+ * from the block iteration's best r (in r); stops at the first point with
+ * R <= tol, r receives the point of least R. work: the Newton method's, then
+ * 2 n doubles for the Coulomb r and u (u also the polish's scratch); the
+ * best point of the Coulomb starts goes to m->best (the block iteration's
+ * best-iterate buffer, free once r holds that iterate). */
+static mcd_status failure_path(const mb_solve *m, double *r, double *work, mcd_maxdiss_stats *st)
+{
+    const mcd_fc3d *p = m->p;
+    const mcd_maxdiss_opts *o = m->o;
+    size_t n = (size_t)m->n;
+    double *rc = work + mcd_maxdiss_newton_work_size(p), *uc = rc + n, *rbest = m->best;
+    double Rbest = INFINITY, R;
+    mcd_status s;
+    for (int c = 0; c < COULOMB_STARTS && !(Rbest <= o->tol); c++) {
+        if (!coulomb_start(p, o, coulomb_starts[c].solver, rc, uc, st)) continue;
+        int budget = o->newton_iter / coulomb_starts[c].budget_divisor;
+        s = newton_polished(m, budget > 0 ? budget : 1, rc, uc, work, st, &R);
+        if (s != MCD_OK) return s;
+        if (R < Rbest) {
+            Rbest = R;
+            memcpy(rbest, rc, n * sizeof *r);
+        }
+    }
+    if (Rbest <= o->tol) {
+        memcpy(r, rbest, n * sizeof *r);
+        st->residual = Rbest;
+        return MCD_OK;
+    }
+    s = newton_polished(m, o->newton_iter, r, uc, work, st, &R);
+    if (s != MCD_OK) return s;
+    if (Rbest < R) memcpy(r, rbest, n * sizeof *r);
+    st->residual = fmin(Rbest, R);
     if (st->residual <= o->tol) return MCD_OK;
-    return mcd_fail(err, MCD_ERR_NOT_CONVERGED,
+    return mcd_fail(m->err, MCD_ERR_NOT_CONVERGED,
                     "maxdiss-bgs: residual %g > tol %g after %d sweeps and %d Newton iterations",
                     st->residual, o->tol, st->iterations, st->newton_iterations);
 }
@@ -314,7 +402,16 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
         return s;
     }
     int n = mcd_fc3d_size(p);
-    mb_solve m = {p, o, n, work, work + n, work + 2 * (size_t)n, work + 3 * (size_t)n, err};
+    int failure_path_runs = o->newton_iter > 0 && mcd_maxdiss_newton_fits(p);
+    mb_solve m = {p,
+                  o,
+                  n,
+                  work,
+                  work + n,
+                  work + 2 * (size_t)n,
+                  work + 3 * (size_t)n,
+                  err,
+                  failure_path_runs};
     for (int k = 0; k < p->nc; k++) {
         m.delta[k] = block_delta(&m, k);
         if (m.delta[k] == MB_ZERO_BLK) {
@@ -327,8 +424,8 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
     memcpy(m.best, r, (size_t)n * sizeof *r);
     s = iterate(&m, r, st);
     memcpy(r, m.best, (size_t)n * sizeof *r);
-    if (s == MCD_ERR_NOT_CONVERGED && o->newton_iter > 0 && mcd_maxdiss_newton_fits(p))
-        s = failure_path(p, o, r, work + bgs_work_size(p), st, err);
+    if (s == MCD_ERR_NOT_CONVERGED && failure_path_runs)
+        s = failure_path(&m, r, work + bgs_work_size(p), st);
     double e = 0.0;
     for (int i = 0; i < n; i++) e += 0.5 * r[i] * (row_dot(&m, i, r) + p->q[i]);
     st->energy = e;

@@ -247,6 +247,97 @@ START_TEST(coulomb_start_solves_lying_robot_steps)
 }
 END_TEST
 
+/* A pile group from maxdiss-bgs's own run of models/sphere_pile.yaml (step
+ * 73, 100 contacts, n = 300; docs/solvers.md, "Per scene (session 13)"),
+ * with the step method's options (tol 1e-9, 1000 sweeps, the solver
+ * workspace lent). The sweeps crawl (R about 1 / k), so they alone fail;
+ * with the failure path the solve reaches R <= tol, the sweeps leave for it
+ * in their slow tail (fewer than 1000) and the cheap Coulomb start
+ * (mncp-nsn alone) is the one that solves: its Coulomb iterations are
+ * mncp-nsn's on the problem, so mncp-plm's chain (5388 iterations and 41 s
+ * of CPU on this group before session 13) never ran. */
+START_TEST(pile_group_solved_from_the_cheap_start)
+{
+    mcd_problem_file pf = tu_read_fc3d_data("maxdiss_pile_73_group.dat");
+    mcd_fc3d *p = &pf.fc3d;
+    int n = mcd_fc3d_size(p);
+    ck_assert_int_eq(n, 300);
+    double *r = calloc((size_t)n, sizeof *r), *work = work_for(p);
+    mcd_solver_ws *ws = NULL;
+    ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
+    mcd_maxdiss_opts o = mcd_maxdiss_default_opts();
+    o.tol = 1e-9, o.max_iter = 1000, o.coulomb_ws = ws, o.newton_iter = 0;
+    mcd_maxdiss_stats st;
+    mcd_error err;
+    ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
+    ck_assert(st.iterations == 1000 && st.residual > 1e3 * o.tol);
+    memset(r, 0, (size_t)n * sizeof *r);
+    o.newton_iter = mcd_maxdiss_default_opts().newton_iter;
+    ck_assert_msg(mcd_maxdiss_solve(p, &o, r, work, &st, &err) == MCD_OK, "%s", err.msg);
+    ck_assert(st.residual <= o.tol && st.iterations < o.max_iter);
+    /* its Coulomb iterations are those of mncp-nsn alone on the problem */
+    double *rc = calloc((size_t)n, sizeof *rc), *uc = calloc((size_t)n, sizeof *uc);
+    mcd_solver_opts so = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
+    mcd_solver_stats ss;
+    mcd_solve_fc3d(ws, MCD_SOLVER_MNCP_NSN, p, &so, rc, uc, &ss, NULL);
+    ck_assert_int_gt(ss.iterations, 0);
+    ck_assert_int_eq(st.coulomb_iterations, ss.iterations);
+    free(rc);
+    free(uc);
+    /* R of the returned r, recomputed by the block iteration (0 sweeps) */
+    o.newton_iter = 0;
+    ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_OK);
+    ck_assert_int_eq(st.iterations, 0);
+    mcd_solver_ws_free(ws);
+    free(r);
+    free(work);
+    mcd_problem_file_free(&pf);
+}
+END_TEST
+
+/* A pile group from maxdiss-bgs's own run of models/sphere_pile.yaml (step
+ * 88 of session 13's trajectory, 94 contacts, n = 282): Newton from
+ * mncp-nsn's point with the failure path's probe budget (newton_iter / 20
+ * per rung) stalls just above tol 1e-9 (1.05e-9 measured), and the block
+ * Gauss-Seidel polish after it reaches tol (4.2e-10 in one sweep), so the
+ * solve needs no other Coulomb start: its Coulomb iterations are mncp-nsn's
+ * (before the polish, mncp-plm's chain ran: 55 s of CPU in the run). */
+START_TEST(pile_group_newton_stall_polished)
+{
+    mcd_problem_file pf = tu_read_fc3d_data("maxdiss_pile_88_group.dat");
+    mcd_fc3d *p = &pf.fc3d;
+    int n = mcd_fc3d_size(p);
+    ck_assert_int_eq(n, 282);
+    double *r = calloc((size_t)n, sizeof *r), *u = calloc((size_t)n, sizeof *u);
+    double *work = work_for(p);
+    mcd_solver_ws *ws = NULL;
+    ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
+    mcd_solver_opts so = mcd_solver_default_opts(MCD_SOLVER_MNCP_NSN);
+    mcd_solver_stats ss;
+    mcd_solve_fc3d(ws, MCD_SOLVER_MNCP_NSN, p, &so, r, u, &ss, NULL);
+    mcd_maxdiss_opts o = newton_opts(1e-9, mcd_maxdiss_default_opts().newton_iter / 20);
+    mcd_maxdiss_stats st;
+    mcd_error err;
+    ck_assert_int_eq(mcd_maxdiss_newton(p, &o, r, work, &st, &err), MCD_ERR_NOT_CONVERGED);
+    ck_assert(st.residual > o.tol && st.residual < 10 * o.tol);
+    memset(r, 0, (size_t)n * sizeof *r);
+    o = mcd_maxdiss_default_opts();
+    o.tol = 1e-9, o.max_iter = 1000, o.coulomb_ws = ws;
+    ck_assert_msg(mcd_maxdiss_solve(p, &o, r, work, &st, &err) == MCD_OK, "%s", err.msg);
+    ck_assert(st.residual <= o.tol);
+    ck_assert_int_eq(st.coulomb_iterations, ss.iterations);
+    /* R of the returned r, recomputed by the block iteration (0 sweeps) */
+    o.newton_iter = 0;
+    ck_assert_int_eq(mcd_maxdiss_solve(p, &o, r, work, &st, &err), MCD_OK);
+    ck_assert_int_eq(st.iterations, 0);
+    mcd_solver_ws_free(ws);
+    free(r);
+    free(u);
+    free(work);
+    mcd_problem_file_free(&pf);
+}
+END_TEST
+
 /* The tower step tower_plm_58 (20 contacts, the stack): neither stage
  * reaches 1e-9 (docs/solvers.md: the bottom box's four normal velocities
  * have a part outside the range of W). Reported as not converged, with the
@@ -357,6 +448,8 @@ static Suite *maxdiss_newton_suite(void)
     tcase_add_test(tc, same_fixed_point_as_block_gauss_seidel);
     tcase_add_test(tc, failure_path_solves_stalled_steps);
     tcase_add_test(tc, coulomb_start_solves_lying_robot_steps);
+    tcase_add_test(tc, pile_group_solved_from_the_cheap_start);
+    tcase_add_test(tc, pile_group_newton_stall_polished);
     tcase_add_test(tc, tower_step_reported_honestly);
     tcase_add_test(tc, iteration_cap);
     tcase_add_test(tc, bad_input);
