@@ -24,3 +24,13 @@ unsigned char *mcd_block_pattern(int n, int n_single, const double *W)
     for (int b = 0; b < blocks; b++) B[(size_t)b * blocks + b] = 1;
     return B;
 }
+
+size_t mcd_block_pattern_entries(int n_single, const unsigned char *B, int blocks)
+{
+    size_t entries = 0;
+    for (int a = 0; a < blocks; a++)
+        for (int b = 0; b < blocks; b++)
+            if (B[(size_t)a * blocks + b])
+                entries += mcd_block_size(n_single, a) * mcd_block_size(n_single, b);
+    return entries;
+}

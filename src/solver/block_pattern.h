@@ -5,6 +5,8 @@
 #ifndef MCDYN_SOLVER_BLOCK_PATTERN_H
 #define MCDYN_SOLVER_BLOCK_PATTERN_H
 
+#include <stddef.h>
+
 /* The block holding unknown i. */
 static inline int mcd_block_of(int n_single, int i)
 {
@@ -22,6 +24,12 @@ static inline int mcd_block_end(int n_single, int b)
     return mcd_block_start(n_single, b) + (b < n_single ? 1 : 3);
 }
 
+/* The unknowns of block b: 1 or 3. */
+static inline size_t mcd_block_size(int n_single, int b)
+{
+    return (size_t)(mcd_block_end(n_single, b) - mcd_block_start(n_single, b));
+}
+
 /* Blocks of n unknowns, or 0 when the partition does not fit n (n_single
  * outside [0, n], or 3 does not divide n - n_single). */
 int mcd_block_count(int n, int n_single);
@@ -30,5 +38,9 @@ int mcd_block_count(int n, int n_single);
  * diagonal blocks set (one scan of W, O(n^2)); malloc'ed, NULL when out
  * of memory or the partition does not fit n. */
 unsigned char *mcd_block_pattern(int n, int n_single, const double *W);
+
+/* The entries of an n x n matrix that the nonzero blocks of the blocks x
+ * blocks pattern B cover: the sum of their sizes. */
+size_t mcd_block_pattern_entries(int n_single, const unsigned char *B, int blocks);
 
 #endif

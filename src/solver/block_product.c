@@ -48,22 +48,11 @@ static int grow(int **a, size_t *cap, size_t len)
     return 1;
 }
 
-static size_t block_width(int n_single, int b)
+/* Nonzero blocks of the blocks x blocks pattern B. */
+static size_t count_blocks(const unsigned char *B, int blocks)
 {
-    return (size_t)(mcd_block_end(n_single, b) - mcd_block_start(n_single, b));
-}
-
-/* Nonzero blocks of B, and the entries of W they cover. */
-static size_t count_blocks(int n_single, const unsigned char *B, int blocks, size_t *entries)
-{
-    size_t count = 0;
-    *entries = 0;
-    for (int a = 0; a < blocks; a++)
-        for (int b = 0; b < blocks; b++)
-            if (B[(size_t)a * blocks + b]) {
-                count++;
-                *entries += block_width(n_single, a) * block_width(n_single, b);
-            }
+    size_t count = 0, bb = (size_t)blocks * (size_t)blocks;
+    for (size_t e = 0; e < bb; e++) count += B[e] != 0;
     return count;
 }
 
@@ -73,8 +62,9 @@ int mcd_block_product_setup_pattern(mcd_block_product *m, int n, int n_single,
     mcd_block_product_clear(m);
     int blocks = mcd_block_count(n, n_single);
     if (!m || !B || n <= MCD_BLOCK_PRODUCT_MIN_N || blocks <= 0) return 0;
-    size_t entries, count = count_blocks(n_single, B, blocks, &entries);
+    size_t entries = mcd_block_pattern_entries(n_single, B, blocks);
     if (entries > MCD_BLOCK_PRODUCT_MAX_FILL * (double)n * (double)n) return 0;
+    size_t count = count_blocks(B, blocks);
     if (!grow(&m->row_start, &m->rows_cap, (size_t)blocks + 1) ||
         !grow(&m->col, &m->cols_cap, count))
         return 0;

@@ -65,21 +65,6 @@ void mcd_sparse_lu_free(mcd_sparse_lu *s)
     free(s);
 }
 
-static size_t block_size(const mcd_sparse_lu *s, int b)
-{
-    return (size_t)(mcd_block_end(s->n_single, b) - mcd_block_start(s->n_single, b));
-}
-
-/* Entries of J's pattern: the sum over the nonzero blocks of their sizes. */
-static size_t pattern_entries(const mcd_sparse_lu *s, const unsigned char *B, int blocks)
-{
-    size_t count = 0;
-    for (int a = 0; a < blocks; a++)
-        for (int b = 0; b < blocks; b++)
-            if (B[(size_t)a * blocks + b]) count += block_size(s, a) * block_size(s, b);
-    return count;
-}
-
 /* J's pattern by columns from the block pattern B, with at[]. */
 static int fill_columns(mcd_sparse_lu *s, const unsigned char *B, int blocks, size_t nnz)
 {
@@ -117,7 +102,7 @@ int mcd_sparse_lu_setup(mcd_sparse_lu *s, int n, const double *W, int n_single)
     unsigned char *B = mcd_block_pattern(n, n_single, W);
     if (!B) return 0;
     mcd_block_product_setup_pattern(s->product, n, n_single, B);
-    size_t nnz = pattern_entries(s, B, blocks);
+    size_t nnz = mcd_block_pattern_entries(n_single, B, blocks); /* J's pattern */
     int ok =
         nnz <= MCD_SPARSE_LU_MAX_FILL * (double)n * (double)n && fill_columns(s, B, blocks, nnz);
     free(B);
