@@ -77,12 +77,13 @@ static void adapt_theta(fixed_point *f, double change, double theta_max)
 }
 
 /* Blocks of FP_STALL_BLOCK updates of s: stalled when a block's largest
- * change is within a factor FP_STALL_BAND of the previous block's. */
+ * change is within a factor FP_STALL_BAND of the previous block's (the
+ * first block's predecessor is INFINITY, set by start_solve). */
 static void watch_stall(fixed_point *f, double change)
 {
     f->block_max = fmax(f->block_max, change);
     if (f->updates % FP_STALL_BLOCK != 0) return;
-    f->stalled = f->updates > FP_STALL_BLOCK && f->block_max < FP_STALL_BAND * f->last_block_max &&
+    f->stalled = f->block_max < FP_STALL_BAND * f->last_block_max &&
                  f->block_max * FP_STALL_BAND > f->last_block_max;
     f->last_block_max = f->block_max;
     f->block_max = 0.0;
