@@ -296,7 +296,7 @@ static mcd_status solve_plain(const mcd_fc3d *p, int max_iter, double *r, double
  * iterations allowed. Without them both runs below take all 300 (10 s and
  * 23.5 s of CPU) and end not converged all the same:
  * - the plain iteration on step 169's group: the change of s stagnates
- *   (error 2.7e-4 from the 60th outer iteration on); it stops at the end
+ *   (error 3e-4 from the 60th outer iteration on); it stops at the end
  *   of a block of FP_STALL_BLOCK;
  * - the adaptive method on ccp_poured_admm_208_group: from about its 78th
  *   QP ADMM ends every QP at FP_INNER_MAX_ITER; it stops after
