@@ -7,7 +7,10 @@
  * A(perm[k'], perm[k]), kept as (row[p], col[p]). The second analysis, of
  * that matrix in its natural order, gives the factor L that every
  * factorization refills (cholmod_factorize reads the upper triangle of a
- * naturally ordered matrix in place: CHOLMOD 3, Cholesky/cholmod_factorize.c). */
+ * naturally ordered matrix in place: CHOLMOD 3, Cholesky/cholmod_factorize.c).
+ * Solves substitute on L directly: cholmod_solve2, even with its X, Y and E
+ * kept, allocated twice per call (measured, CHOLMOD 3.0 of SuiteSparse
+ * 5.12). */
 #include "sparse_cholesky.h"
 
 #include "block_pattern.h"
@@ -28,8 +31,7 @@ struct mcd_sparse_cholesky {
     cholmod_factor *L;          /* the set-up's analysis and the last factor; NULL: no setup */
     int factored;               /* 1: L holds a successful factorization */
     long factorizations;        /* attempted since the set-up */
-    cholmod_dense *B, *X;       /* P b, P x: n each, kept per set-up */
-    cholmod_dense *Y, *E;       /* cholmod_solve2's workspaces, kept across set-ups */
+    double *w;                  /* P b, then P x: n */
     mcd_block_product *product; /* W x + b on the set-up's block pattern */
 };
 
@@ -55,11 +57,11 @@ static void release(mcd_sparse_cholesky *s)
     free(s->perm);
     free(s->row);
     free(s->col);
+    free(s->w);
     s->perm = s->row = s->col = NULL;
+    s->w = NULL;
     cholmod_free_sparse(&s->A, &s->c);
     cholmod_free_factor(&s->L, &s->c);
-    cholmod_free_dense(&s->B, &s->c);
-    cholmod_free_dense(&s->X, &s->c);
     s->factored = 0;
     s->factorizations = 0;
 }
@@ -68,8 +70,6 @@ void mcd_sparse_cholesky_free(mcd_sparse_cholesky *s)
 {
     if (!s) return;
     release(s);
-    cholmod_free_dense(&s->Y, &s->c);
-    cholmod_free_dense(&s->E, &s->c);
     cholmod_finish(&s->c);
     mcd_block_product_free(s->product);
     free(s);
@@ -175,9 +175,8 @@ int mcd_sparse_cholesky_setup(mcd_sparse_cholesky *s, int n, const double *W, in
         s->perm = malloc((size_t)n * sizeof *s->perm);
         s->row = malloc(nnz * sizeof *s->row);
         s->col = malloc(nnz * sizeof *s->col);
-        s->B = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, &s->c);
-        s->X = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, &s->c);
-        ok = s->perm && s->row && s->col && s->B && s->X && order(s, B, blocks, n_single, nnz) &&
+        s->w = malloc((size_t)n * sizeof *s->w);
+        ok = s->perm && s->row && s->col && s->w && order(s, B, blocks, n_single, nnz) &&
              fill_permuted(s, B, blocks, n_single, nnz) && analyze_permuted(s);
     }
     free(B);
@@ -214,16 +213,29 @@ int mcd_sparse_cholesky_factor(mcd_sparse_cholesky *s)
     return s->factored;
 }
 
+/* w := (L L^T)^-1 w by forward and back substitution on the simplicial
+ * factor: column j holds its Lnz[j] entries from Lp[j], the diagonal first
+ * (CHOLMOD's simplicial LL^T storage, cholmod_core.h). */
+static void substitute(const cholmod_factor *L, double *w)
+{
+    const int *Lp = L->p, *Li = L->i, *Lnz = L->nz, n = (int)L->n;
+    const double *Lx = L->x;
+    for (int j = 0; j < n; j++) { /* L y = w */
+        w[j] /= Lx[Lp[j]];
+        for (int p = Lp[j] + 1; p < Lp[j] + Lnz[j]; p++) w[Li[p]] -= Lx[p] * w[j];
+    }
+    for (int j = n - 1; j >= 0; j--) { /* L^T x = y */
+        for (int p = Lp[j] + 1; p < Lp[j] + Lnz[j]; p++) w[j] -= Lx[p] * w[Li[p]];
+        w[j] /= Lx[Lp[j]];
+    }
+}
+
 int mcd_sparse_cholesky_solve(mcd_sparse_cholesky *s, double *b)
 {
     if (!s || !s->factored) return 0;
-    double *pb = s->B->x;
-    for (int k = 0; k < s->n; k++) pb[k] = b[s->perm[k]];
-    if (!cholmod_solve2(CHOLMOD_A, s->L, s->B, NULL, &s->X, NULL, &s->Y, &s->E, &s->c) ||
-        s->c.status != CHOLMOD_OK)
-        return 0;
-    const double *px = s->X->x;
-    for (int k = 0; k < s->n; k++) b[s->perm[k]] = px[k];
+    for (int k = 0; k < s->n; k++) s->w[k] = b[s->perm[k]];
+    substitute(s->L, s->w);
+    for (int k = 0; k < s->n; k++) b[s->perm[k]] = s->w[k];
     return 1;
 }
 

@@ -18,17 +18,15 @@
  * (mcd_sparse_cholesky_entries_of) or gathered from a dense matrix
  * (mcd_sparse_cholesky_gather), are factored, numerically only, on the
  * set-up's analysis. Per solve of a system (mcd_sparse_cholesky_solve):
- * cholmod_solve2 with kept workspaces. The set-up also sets up, from the
+ * forward and back substitution on the factor. The set-up also sets up, from the
  * same block pattern, the block product W x + b (block_product.h).
  *
  * Allocation: the state and CHOLMOD's common object once per solver
  * workspace (workspace.h; used by mncp-fixpoint's ADMM and by the
  * simulation's ccp-admm and ccp-ipm, ccp_admm.h and ccp_ipm.h: the public
  * doors of ccp.h have no workspace and stay dense); the set-up allocates
- * the pattern, the analysis and the factor's storage once per solve; the
- * first solve of a system after a set-up for a new n allocates
- * cholmod_solve2's workspaces (kept: it reuses them while their size
- * fits); factorizations and later solves allocate nothing.
+ * the pattern, the analysis and the factor's storage once per solve;
+ * factorizations and solves allocate nothing.
  * Problems of at most MCD_SPARSE_CHOLESKY_MIN_N unknowns never come here,
  * so a simulation step with such a problem does not allocate. */
 #ifndef MCDYN_SOLVER_SPARSE_CHOLESKY_H
@@ -92,7 +90,7 @@ int mcd_sparse_cholesky_factor(mcd_sparse_cholesky *s);
 
 /* Solves A x = b in place (b in, x out) with the last factorization.
  * Returns 1 on success; 0 (b unchanged) when no factorization succeeded
- * since the set-up, or CHOLMOD fails. */
+ * since the set-up. */
 int mcd_sparse_cholesky_solve(mcd_sparse_cholesky *s, double *b);
 
 /* Factorizations attempted since the set-up (for the tests: the sparse
