@@ -101,14 +101,17 @@ static int order(mcd_sparse_cholesky *s, const unsigned char *B, int blocks, int
     int n = s->n;
     cholmod_sparse *P = cholmod_allocate_sparse(n, n, nnz, 1, 1, 1, CHOLMOD_PATTERN, &s->c);
     if (!P) return 0;
-    int *Pp = P->p, *Pi = P->i, p = 0;
-    for (int j = 0; j < n; j++) {
+    int *Pp = P->p, *Pi = P->i, p = 0, fits = 1;
+    for (int j = 0; j < n && fits; j++) {
         Pp[j] = p;
-        for (int i = 0; i <= j; i++)
-            if (in_pattern(B, blocks, n_single, i, j)) Pi[p++] = i;
+        for (int i = 0; i <= j && fits; i++) {
+            if (!in_pattern(B, blocks, n_single, i, j)) continue;
+            fits = (size_t)p < nnz; /* more entries than counted: refused */
+            if (fits) Pi[p++] = i;
+        }
     }
     Pp[n] = p;
-    cholmod_factor *L = cholmod_analyze(P, &s->c);
+    cholmod_factor *L = fits && (size_t)p == nnz ? cholmod_analyze(P, &s->c) : NULL;
     cholmod_free_sparse(&P, &s->c);
     int ok = L && s->c.status == CHOLMOD_OK;
     if (ok) memcpy(s->perm, L->Perm, (size_t)n * sizeof *s->perm);
@@ -128,6 +131,7 @@ static int fill_permuted(mcd_sparse_cholesky *s, const unsigned char *B, int blo
         Ap[k] = p;
         for (int i = 0; i <= k; i++) {
             if (!in_pattern(B, blocks, n_single, s->perm[i], s->perm[k])) continue;
+            if ((size_t)p == nnz) return 0; /* more entries than counted: refused */
             Ai[p] = i;
             s->row[p] = s->perm[i];
             s->col[p++] = s->perm[k];

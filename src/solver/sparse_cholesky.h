@@ -84,7 +84,7 @@ void mcd_sparse_cholesky_gather(mcd_sparse_cholesky *s, const double *A, double 
 
 /* The Cholesky factorization of the matrix of the entries' current
  * values. Returns 1 on success; 0 when no set-up is ready or the matrix
- * is not positive definite (to rounding: CHOLMOD met a pivot <= 0 or NaN),
+ * is not positive definite (to rounding: CHOLMOD met a pivot <= 0),
  * after which solves return 0 until a factorization succeeds. */
 int mcd_sparse_cholesky_factor(mcd_sparse_cholesky *s);
 
