@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "mcdyn/ccp.h"
+#include "../solver/ccp_admm.h"
+#include "../solver/ccp_ipm.h"
+#include "../solver/workspace.h"
 
 int mcd_sim_failure_warned(const mcd_sim *s, mcd_status r)
 {
@@ -110,7 +113,9 @@ static mcd_status solve_mncp(mcd_sim *s, int g, int *iterations, double *residua
  * (the relaxation term of Eq. 5d). Solved from the warm start (sim_warm.c;
  * gamma = 0 without it) by PGS (with the method's omega), APGD, ADMM or the interior-point method
  * (which starts from its own point); tol and max_iter from the
- * step's solver options; one problem per group. */
+ * step's solver options; one problem per group. ADMM and the
+ * interior-point method factor large block-sparse groups with the solver
+ * workspace's sparse Cholesky state (sparse_cholesky.h, set up per solve). */
 static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
     mcd_ccp_stats cs = {0};
@@ -121,13 +126,13 @@ static mcd_status solve_ccp(mcd_sim *s, int g, int *iterations, double *residual
     o.tol = s->opt.solver_opts.tol > 0 ? s->opt.solver_opts.tol : o.tol;
     o.max_iter = s->opt.solver_opts.max_iter > 0 ? s->opt.solver_opts.max_iter : o.max_iter;
     if (s->opt.ccp_omega != 0) o.omega = s->opt.ccp_omega; /* out of (0, 2): the solver says so */
-    mcd_status r = s->opt.solver == MCD_METHOD_CCP_APGD
-                       ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, e)
-                   : s->opt.solver == MCD_METHOD_CCP_ADMM
-                       ? mcd_ccp_solve_admm(&p, &o, s->z, s->ccp_work, &cs, e)
-                   : s->opt.solver == MCD_METHOD_CCP_IPM
-                       ? mcd_ccp_solve_ipm(&p, &o, s->z, s->ccp_work, &cs, e)
-                       : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, e);
+    mcd_status r =
+        s->opt.solver == MCD_METHOD_CCP_APGD ? mcd_ccp_solve_apgd(&p, &o, s->z, s->ccp_work, &cs, e)
+        : s->opt.solver == MCD_METHOD_CCP_ADMM
+            ? mcd_ccp_solve_admm_sparse(&p, &o, s->z, s->ccp_work, s->sws->sparse_cholesky, &cs, e)
+        : s->opt.solver == MCD_METHOD_CCP_IPM
+            ? mcd_ccp_solve_ipm_sparse(&p, &o, s->z, s->ccp_work, s->sws->sparse_cholesky, &cs, e)
+            : mcd_ccp_solve_pgs(&p, &o, s->z, s->ccp_work, &cs, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_fc3d(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
     *iterations = cs.iterations, *residual = cs.residual;

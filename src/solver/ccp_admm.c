@@ -4,7 +4,9 @@
  * "From compliant to rigid contact simulation: a unified and efficient
  * approach", Alg. 1 without the De Saxce correction, which the convex CCP
  * does not need), with a proximal term on x and the spectral rule for rho.
- * One dense Cholesky factor of N + (rho + eta) I per value of rho. */
+ * One Cholesky factor of N + (rho + eta) I per value of rho: dense
+ * (LAPACK dpotrf), or sparse (CHOLMOD, sparse_cholesky.h) on large
+ * block-sparse N. */
 #include "../base/clock.h"
 #include "../base/lapack.h"
 #include "../base/small_cholesky.h"
@@ -24,11 +26,13 @@
 #define BALANCE_INTERVAL 10   /* iterations between two residual-balance checks */
 #define MAX_RHO_CHANGES  200  /* then rho stays: ADMM converges for any fixed rho */
 
-void mcd_admm_bind(mcd_admm *a, const mcd_fc3d *p, double *F, double *vec)
+void mcd_admm_bind(mcd_admm *a, const mcd_fc3d *p, double *F, double *vec,
+                   mcd_sparse_cholesky *chol)
 {
     int n = mcd_fc3d_size(p);
     a->p = p, a->n = n;
     a->F = F;
+    a->chol = chol, a->sparse = NULL;
     double **v[] = {&a->x, &a->z, &a->y, &a->x_old, &a->z_old, &a->rhs, &a->d, &a->best, &a->v};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) *v[i] = vec + i * (size_t)n;
 }
@@ -41,7 +45,12 @@ size_t mcd_ccp_admm_work_size(const mcd_fc3d *p)
     return n * n + 9 * n;
 }
 
-/* lambda_max(N) by power iteration from ones (1 if N is zero). */
+/* lambda_max(N) by power iteration from ones (1 if N is zero). The
+ * products stay dense even when a block product is set up: the block
+ * product's other rounding of lambda_max moves rho by ~1e-16, enough to
+ * turn the adaptive fixed point on ccp_poured_admm_208_group from its
+ * capped-QP early stop into a converged run (solver-fixed-point,
+ * stops_early_where_it_stalls), for a saving of 20 products per solve. */
 static double largest_eigenvalue(mcd_admm *a)
 {
     int n = a->n;
@@ -57,12 +66,17 @@ static double largest_eigenvalue(mcd_admm *a)
     return lambda > 0 ? lambda : 1.0;
 }
 
-/* rho = sqrt(L m) (L / m)^p with m = eta, and the factor of N + (rho + eta) I.
- * W is row-major and symmetric, so it is its own column-major copy. */
+/* rho = sqrt(L m) (L / m)^p with m = eta, and the factor of N + (rho + eta) I:
+ * sparse from W's entries in the pattern (no n^2 work), or dense, where W,
+ * row-major and symmetric, is its own column-major copy. */
 static int factor(mcd_admm *a)
 {
     int n = a->n, info = 0;
     a->rho = sqrt(a->L * a->eta) * pow(a->L / a->eta, a->power);
+    if (a->sparse) {
+        mcd_sparse_cholesky_gather(a->sparse, a->p->W, a->rho + a->eta);
+        return mcd_sparse_cholesky_factor(a->sparse);
+    }
     memcpy(a->F, a->p->W, (size_t)n * n * sizeof *a->F);
     for (int i = 0; i < n; i++) a->F[(size_t)i * n + i] += a->rho + a->eta;
     dpotrf_("L", &n, a->F, &n, &info);
@@ -78,10 +92,14 @@ static int factor(mcd_admm *a)
  * n = 250, 146 us against 50 us at n = 550 (session 13). The x-update is
  * the fixed point's (fc3d_fixed_point.h) inner loop (docs/solvers.md, "The
  * A1 drops that stop or grind", session 9, and "The piles' cost", session
- * 13). */
+ * 13). The sparse factor's solve (sparse_cholesky.h) costs O(nnz(L)); if
+ * it fails, b becomes NaN, which the callers' residual tests catch. */
 static void solve_factored(const mcd_admm *a, double *b)
 {
-    mcd_small_cholesky_solve(a->n, a->F, b);
+    if (!a->sparse)
+        mcd_small_cholesky_solve(a->n, a->F, b);
+    else if (!mcd_sparse_cholesky_solve(a->sparse, b))
+        for (int i = 0; i < a->n; i++) b[i] = NAN;
 }
 
 static void project_all(const mcd_fc3d *p, double *x)
@@ -129,6 +147,7 @@ int mcd_admm_start(mcd_admm *a, double *gamma, double prox)
     project_all(a->p, gamma);
     memcpy(a->x, gamma, bytes), memcpy(a->z, gamma, bytes), memcpy(a->best, gamma, bytes);
     memset(a->y, 0, bytes);
+    a->sparse = mcd_sparse_cholesky_setup(a->chol, a->n, a->p->W, a->p->nb) ? a->chol : NULL;
     a->L = largest_eigenvalue(a);
     a->eta = prox * a->L, a->power = RHO_POWER_START;
     a->changes = 0;
@@ -149,7 +168,7 @@ static mcd_status finish(mcd_admm *a, const mcd_ccp_opts *o, double *gamma, int 
     const char *name = "ccp-admm";
     int n = a->n;
     memcpy(gamma, a->best, (size_t)n * sizeof *gamma);
-    mcd_dense_matvec(n, a->p->W, gamma, a->p->q, a->d);
+    mcd_dense_matvec(n, a->p->W, gamma, a->p->q, a->d); /* the statistics of gamma, exactly */
     mcd_ccp_measure(a->p, gamma, a->d, st);
     st->iterations = it;
     mcd_status s = MCD_OK;
@@ -170,8 +189,42 @@ static mcd_status finish(mcd_admm *a, const mcd_ccp_opts *o, double *gamma, int 
     return s;
 }
 
-mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
-                              mcd_ccp_stats *st, mcd_error *err)
+/* The iterations from gamma on the bound engine a, until the CCP's
+ * stopping rule or max_iter; d = N z + r by the sparse state's block
+ * product when it is set up. */
+static mcd_status run(mcd_admm *a, const mcd_ccp_opts *o, double *gamma, double t0,
+                      mcd_ccp_stats *st, mcd_error *err)
+{
+    const mcd_fc3d *p = a->p;
+    int n = a->n;
+    size_t bytes = (size_t)n * sizeof(double);
+    int factored = mcd_admm_start(a, gamma, o->prox);
+    const mcd_block_product *product = mcd_sparse_cholesky_product(a->chol);
+    mcd_ccp_stats cur = {0}, bst;
+    mcd_block_matvec(product, n, p->W, a->z, p->q, a->d);
+    mcd_ccp_measure(p, a->z, a->d, &bst);
+    if (!factored) return finish(a, o, gamma, 0, MCD_ERR_SINGULAR, t0, st, err);
+    int it = 0;
+    while (!(bst.residual <= o->tol) && it < o->max_iter) {
+        it++;
+        double primal, dual;
+        mcd_admm_iterate(a, &primal, &dual);
+        mcd_block_matvec(product, n, p->W, a->z, p->q, a->d);
+        mcd_ccp_measure(p, a->z, a->d, &cur);
+        if (isnan(cur.residual)) return finish(a, o, gamma, it, MCD_ERR_NONFINITE, t0, st, err);
+        if (cur.residual < bst.residual) {
+            bst = cur;
+            memcpy(a->best, a->z, bytes);
+        }
+        if (!mcd_admm_rebalance(a, it, primal, dual))
+            return finish(a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
+    }
+    return finish(a, o, gamma, it, MCD_OK, t0, st, err);
+}
+
+mcd_status mcd_ccp_solve_admm_sparse(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma,
+                                     double *work, mcd_sparse_cholesky *chol, mcd_ccp_stats *st,
+                                     mcd_error *err)
 {
     double t0 = mcd_clock_seconds();
     mcd_ccp_stats local;
@@ -181,34 +234,19 @@ mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *
         s = st->status =
             mcd_fail(err, MCD_ERR_ARG, "ccp-admm: need prox in (0, 1) (got %g)", o->prox);
     if (s != MCD_OK) return s;
-    mcd_admm a;
     if (mcd_fc3d_size(p) == 0) {
         mcd_ccp_measure(p, gamma, gamma, st);
         st->seconds = mcd_clock_seconds() - t0;
         return MCD_OK;
     }
     int n = mcd_fc3d_size(p);
-    mcd_admm_bind(&a, p, work, work + (size_t)n * n);
-    size_t bytes = (size_t)n * sizeof(double);
-    int factored = mcd_admm_start(&a, gamma, o->prox);
-    mcd_ccp_stats cur = {0}, bst;
-    mcd_dense_matvec(n, p->W, a.z, p->q, a.d);
-    mcd_ccp_measure(p, a.z, a.d, &bst);
-    if (!factored) return finish(&a, o, gamma, 0, MCD_ERR_SINGULAR, t0, st, err);
-    int it = 0;
-    while (!(bst.residual <= o->tol) && it < o->max_iter) {
-        it++;
-        double primal, dual;
-        mcd_admm_iterate(&a, &primal, &dual);
-        mcd_dense_matvec(n, p->W, a.z, p->q, a.d);
-        mcd_ccp_measure(p, a.z, a.d, &cur);
-        if (isnan(cur.residual)) return finish(&a, o, gamma, it, MCD_ERR_NONFINITE, t0, st, err);
-        if (cur.residual < bst.residual) {
-            bst = cur;
-            memcpy(a.best, a.z, bytes);
-        }
-        if (!mcd_admm_rebalance(&a, it, primal, dual))
-            return finish(&a, o, gamma, it, MCD_ERR_SINGULAR, t0, st, err);
-    }
-    return finish(&a, o, gamma, it, MCD_OK, t0, st, err);
+    mcd_admm a;
+    mcd_admm_bind(&a, p, work, work + (size_t)n * n, chol);
+    return run(&a, o, gamma, t0, st, err);
+}
+
+mcd_status mcd_ccp_solve_admm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                              mcd_ccp_stats *st, mcd_error *err)
+{
+    return mcd_ccp_solve_admm_sparse(p, o, gamma, work, NULL, st, err);
 }

@@ -4,11 +4,14 @@
  * Nesterov-Todd scaling and Mehrotra's predictor-corrector (Vandenberghe
  * 2010, "The CVXOPT linear and quadratic cone program solvers", Sec. 4-5
  * for the scaling of a second-order cone; Domahidi, Chu & Boyd 2013, ECOS,
- * for the combined step). One dense Cholesky factor per iteration, used by
- * both directions. Notation as in ccp.h's block for the solver. */
+ * for the combined step). One Cholesky factor per iteration, used by both
+ * directions: dense (LAPACK dpotrf), or sparse (CHOLMOD, sparse_cholesky.h)
+ * on large block-sparse N. Notation as in ccp.h's block for the solver. */
 #include "../base/clock.h"
 #include "../base/lapack.h"
+#include "block_pattern.h"
 #include "ccp_common.h"
+#include "ccp_ipm.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -30,16 +33,17 @@ enum { ROWS = MCD_FC3D_ROWS };
 typedef struct ipm {
     const mcd_fc3d *p;
     int n, nb, nc;
-    double *F;                /* n x n: Cholesky factor of S N S + H (+ shift) */
-    double *ainv;             /* A_k^-1 per contact, 3 x 3 row-major (the scaling) */
-    double *x, *z;            /* primal v (scaled gamma, all rows), dual s (cone rows) */
-    double *lam;              /* lambda = A^-1 v = A^T s (cone rows) */
-    double *rd;               /* z - (S N S x + S r): the linear residual (z_b = 0) */
-    double *rhs, *dx, *res;   /* right-hand side, Newton step, refinement residual */
-    double *dxt, *dzt;        /* scaled directions A^-1 dx, A^T dz (cone rows) */
-    double *dxa, *dza;        /* the predictor's scaled directions */
-    double *gamma, *d, *best; /* S x projected on K, N gamma + r, best gamma */
-    double shift;             /* the static shift of the last factor */
+    double *F;                   /* n x n: dense Cholesky factor of S N S + H (+ shift) */
+    mcd_sparse_cholesky *sparse; /* the sparse factor, set up for N (F unused), or NULL */
+    double *ainv;                /* A_k^-1 per contact, 3 x 3 row-major (the scaling) */
+    double *x, *z;               /* primal v (scaled gamma, all rows), dual s (cone rows) */
+    double *lam;                 /* lambda = A^-1 v = A^T s (cone rows) */
+    double *rd;                  /* z - (S N S x + S r): the linear residual (z_b = 0) */
+    double *rhs, *dx, *res;      /* right-hand side, Newton step, refinement residual */
+    double *dxt, *dzt;           /* scaled directions A^-1 dx, A^T dz (cone rows) */
+    double *dxa, *dza;           /* the predictor's scaled directions */
+    double *gamma, *d, *best;    /* S x projected on K, N gamma + r, best gamma */
+    double shift;                /* the static shift of the last factor */
 } ipm;
 
 size_t mcd_ccp_ipm_work_size(const mcd_fc3d *p)
@@ -51,11 +55,12 @@ size_t mcd_ccp_ipm_work_size(const mcd_fc3d *p)
     return n * n + extra * n;
 }
 
-static void bind(ipm *w, const mcd_fc3d *p, double *work)
+static void bind(ipm *w, const mcd_fc3d *p, double *work, mcd_sparse_cholesky *sparse)
 {
     int n = mcd_fc3d_size(p);
     w->p = p, w->n = n, w->nb = p->nb, w->nc = p->nc;
     w->F = work;
+    w->sparse = sparse;
     w->ainv = work + (size_t)n * n;
     double *vec = w->ainv + (size_t)BLOCK_DOUBLES * p->nc;
     double **v[] = {&w->x,   &w->z,   &w->lam, &w->rd,  &w->rhs,   &w->dx, &w->res,
@@ -154,7 +159,8 @@ static double s_entry(const ipm *w, int i)
 static void scaled_matvec(ipm *w, const double *u, int with_r, double *out)
 {
     for (int i = 0; i < w->n; i++) w->gamma[i] = s_entry(w, i) * u[i];
-    mcd_dense_matvec(w->n, w->p->W, w->gamma, with_r ? w->p->q : NULL, out);
+    mcd_block_matvec(mcd_sparse_cholesky_product(w->sparse), w->n, w->p->W, w->gamma,
+                     with_r ? w->p->q : NULL, out);
     for (int i = 0; i < w->n; i++) out[i] *= s_entry(w, i);
 }
 
@@ -167,47 +173,95 @@ static void add_h(const ipm *w, int k, const double *u, double *out)
     for (int i = 0; i < 3; i++) out[i] += h[i];
 }
 
+/* (H_k)_ij = (A_k^-T A_k^-1)_ij = sum_m (A_k^-1)_mi (A_k^-1)_mj. */
+static double h_entry(const double *ainv, int i, int j)
+{
+    return ainv[i] * ainv[j] + ainv[3 + i] * ainv[3 + j] + ainv[6 + i] * ainv[6 + j];
+}
+
+/* The dense S N S + H, shifted: row-major symmetric, its own column-major
+ * copy for dpotrf. */
+static void form_dense(ipm *w, double dmax)
+{
+    int n = w->n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            w->F[(size_t)i * n + j] = s_entry(w, i) * w->p->W[(size_t)i * n + j] * s_entry(w, j);
+    for (int k = 0; k < w->nc; k++) {
+        const double *wi = w->ainv + BLOCK_DOUBLES * k;
+        double *f = w->F + (size_t)(w->nb + ROWS * k) * n + w->nb + ROWS * k;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++) f[(size_t)i * n + j] += h_entry(wi, i, j);
+    }
+    for (int i = 0; i < n; i++) w->F[(size_t)i * n + i] *= 1.0 + w->shift;
+    for (int i = 0; i < n; i++) w->F[(size_t)i * n + i] += w->shift * dmax;
+}
+
+/* The same matrix's entries in the sparse factor's pattern, built there
+ * directly (the pattern holds every diagonal block, so every H_k). */
+static void form_sparse(ipm *w, double dmax)
+{
+    mcd_sparse_cholesky_entries e = mcd_sparse_cholesky_entries_of(w->sparse);
+    size_t n = (size_t)w->n;
+    for (size_t p = 0; p < e.count; p++) {
+        int i = e.row[p], j = e.col[p];
+        double v = s_entry(w, i) * w->p->W[(size_t)i * n + (size_t)j] * s_entry(w, j);
+        int bi = mcd_block_of(w->nb, i);
+        if (i >= w->nb && bi == mcd_block_of(w->nb, j)) {
+            int k = bi - w->nb, o = w->nb + ROWS * k;
+            v += h_entry(w->ainv + BLOCK_DOUBLES * k, i - o, j - o);
+        }
+        e.value[p] = i == j ? v * (1.0 + w->shift) + w->shift * dmax : v;
+    }
+}
+
 /* F = S N S + H + shift (diag(S N S + H) + max diag(S N S) I), factored by
- * dpotrf (row-major symmetric: its own column-major copy). The relative
- * shift starts at REGULARIZE and grows while the factorization fails: a
- * contact near the cone's boundary makes H_k ill-conditioned (entries
- * ~1e10 with an eigenvalue ~1e-10), and a shift relative to each diagonal
- * entry covers the rounding of its row's elimination where one relative to
- * the largest diagonal of N does not. 0 if it never succeeds. */
+ * dpotrf or the sparse factor. The relative shift starts at REGULARIZE and
+ * grows while the factorization fails: a contact near the cone's boundary
+ * makes H_k ill-conditioned (entries ~1e10 with an eigenvalue ~1e-10), and
+ * a shift relative to each diagonal entry covers the rounding of its row's
+ * elimination where one relative to the largest diagonal of N does not. 0
+ * if it never succeeds. */
 static int factor(ipm *w)
 {
-    int n = w->n, info = 1;
+    int n = w->n, ok = 0;
     double dmax = 0.0;
     for (int i = 0; i < n; i++)
         dmax = fmax(dmax, s_entry(w, i) * s_entry(w, i) * w->p->W[(size_t)i * n + i]);
+    dmax = dmax > 0 ? dmax : 1.0;
     w->shift = REGULARIZE;
-    for (int attempt = 0; attempt < MAX_SHIFTS && info != 0; attempt++, w->shift *= REGULARIZE_UP) {
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++)
-                w->F[(size_t)i * n + j] =
-                    s_entry(w, i) * w->p->W[(size_t)i * n + j] * s_entry(w, j);
-        for (int k = 0; k < w->nc; k++) {
-            const double *wi = w->ainv + BLOCK_DOUBLES * k;
-            double *f = w->F + (size_t)(w->nb + ROWS * k) * n + w->nb + ROWS * k;
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++)
-                    f[(size_t)i * n + j] +=
-                        wi[i] * wi[j] + wi[3 + i] * wi[3 + j] + wi[6 + i] * wi[6 + j];
+    for (int attempt = 0; attempt < MAX_SHIFTS && !ok; attempt++, w->shift *= REGULARIZE_UP) {
+        if (w->sparse) {
+            form_sparse(w, dmax);
+            ok = mcd_sparse_cholesky_factor(w->sparse);
+        } else {
+            int info = 0;
+            form_dense(w, dmax);
+            dpotrf_("L", &n, w->F, &n, &info);
+            ok = info == 0;
         }
-        for (int i = 0; i < n; i++) w->F[(size_t)i * n + i] *= 1.0 + w->shift;
-        for (int i = 0; i < n; i++) w->F[(size_t)i * n + i] += w->shift * (dmax > 0 ? dmax : 1.0);
-        dpotrf_("L", &n, w->F, &n, &info);
     }
-    return info == 0;
+    return ok;
+}
+
+/* rhs := F^-1 rhs with the factor; NaN if the sparse solve fails (then the
+ * iterate is non-finite and the solve ends on that status). */
+static void solve_factored(ipm *w, double *rhs)
+{
+    int n = w->n, one = 1, info = 0;
+    if (!w->sparse)
+        dpotrs_("L", &n, &one, w->F, &n, rhs, &n, &info);
+    else if (!mcd_sparse_cholesky_solve(w->sparse, rhs))
+        for (int i = 0; i < n; i++) rhs[i] = NAN;
 }
 
 /* dx = (S N S + H)^-1 rhs: the shifted factor, then iterative refinement
  * against the unshifted operator while it reduces the residual. */
 static void solve(ipm *w)
 {
-    int n = w->n, one = 1, info = 0;
+    int n = w->n;
     memcpy(w->dx, w->rhs, (size_t)n * sizeof *w->dx);
-    dpotrs_("L", &n, &one, w->F, &n, w->dx, &n, &info);
+    solve_factored(w, w->dx);
     double last = INFINITY;
     for (int step = 0; step < REFINE_STEPS; step++) {
         scaled_matvec(w, w->dx, 0, w->res);
@@ -220,7 +274,7 @@ static void solve(ipm *w)
         }
         if (!(norm < 0.5 * last)) break;
         last = norm;
-        dpotrs_("L", &n, &one, w->F, &n, w->res, &n, &info);
+        solve_factored(w, w->res);
         for (int i = 0; i < n; i++) w->dx[i] += w->res[i];
     }
 }
@@ -278,7 +332,8 @@ static void measure(ipm *w, mcd_ccp_stats *st)
 {
     for (int i = 0; i < w->n; i++) w->gamma[i] = s_entry(w, i) * w->x[i];
     for (int k = 0; k < w->nc; k++) mcd_ccp_proj3(w->p->mu[k], w->gamma + w->nb + ROWS * k);
-    mcd_dense_matvec(w->n, w->p->W, w->gamma, w->p->q, w->d);
+    mcd_block_matvec(mcd_sparse_cholesky_product(w->sparse), w->n, w->p->W, w->gamma, w->p->q,
+                     w->d);
     mcd_ccp_measure(w->p, w->gamma, w->d, st);
 }
 
@@ -417,7 +472,7 @@ static mcd_status finish(ipm *w, const mcd_ccp_opts *o, double *gamma, int it, i
 {
     const char *name = "ccp-ipm";
     memcpy(gamma, w->best, (size_t)w->n * sizeof *gamma);
-    mcd_dense_matvec(w->n, w->p->W, gamma, w->p->q, w->d);
+    mcd_dense_matvec(w->n, w->p->W, gamma, w->p->q, w->d); /* the statistics of gamma, exactly */
     mcd_ccp_measure(w->p, gamma, w->d, st);
     st->iterations = it;
     mcd_status s = MCD_OK;
@@ -444,8 +499,48 @@ static mcd_status finish(ipm *w, const mcd_ccp_opts *o, double *gamma, int it, i
     return s;
 }
 
-mcd_status mcd_ccp_solve_ipm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
-                             mcd_ccp_stats *st, mcd_error *err)
+/* The solve on the bound w: the start, then iterations until the CCP's
+ * stopping rule, max_iter, a stall, a failed factor or a non-finite iterate. */
+static mcd_status run(ipm *w, const mcd_ccp_opts *o, double *gamma, double t0, mcd_ccp_stats *st,
+                      mcd_error *err)
+{
+    int n = w->n;
+    if (!start(w)) {
+        memset(w->best, 0, (size_t)n * sizeof *w->best);
+        return finish(w, o, gamma, 0, IPM_FACTOR, t0, st, err);
+    }
+    mcd_ccp_stats cur = {0}, bst;
+    measure(w, &bst);
+    memcpy(w->best, w->gamma, (size_t)n * sizeof *w->best);
+    int it = 0, stalls = 0;
+    ipm_end end = IPM_CAP;
+    while (!(bst.residual <= o->tol) && it < o->max_iter) {
+        double alpha = 0.0;
+        end = iterate(w, &alpha);
+        if (end != IPM_RUNNING) break;
+        it++;
+        measure(w, &cur);
+        if (isnan(cur.residual)) {
+            end = IPM_NONFINITE;
+            break;
+        }
+        if (cur.residual < bst.residual) {
+            bst = cur;
+            memcpy(w->best, w->gamma, (size_t)n * sizeof *w->best);
+        }
+        stalls = alpha < MIN_STEP ? stalls + 1 : 0;
+        if (stalls == MAX_STALLS) {
+            end = IPM_STALL;
+            break;
+        }
+        end = IPM_CAP;
+    }
+    return finish(w, o, gamma, it, end, t0, st, err);
+}
+
+mcd_status mcd_ccp_solve_ipm_sparse(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma,
+                                    double *work, mcd_sparse_cholesky *chol, mcd_ccp_stats *st,
+                                    mcd_error *err)
 {
     double t0 = mcd_clock_seconds();
     mcd_ccp_stats local;
@@ -459,36 +554,12 @@ mcd_status mcd_ccp_solve_ipm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *g
         return MCD_OK;
     }
     ipm w;
-    bind(&w, p, work);
-    if (!start(&w)) {
-        memset(w.best, 0, (size_t)n * sizeof *w.best);
-        return finish(&w, o, gamma, 0, IPM_FACTOR, t0, st, err);
-    }
-    mcd_ccp_stats cur = {0}, bst;
-    measure(&w, &bst);
-    memcpy(w.best, w.gamma, (size_t)n * sizeof *w.best);
-    int it = 0, stalls = 0;
-    ipm_end end = IPM_CAP;
-    while (!(bst.residual <= o->tol) && it < o->max_iter) {
-        double alpha = 0.0;
-        end = iterate(&w, &alpha);
-        if (end != IPM_RUNNING) break;
-        it++;
-        measure(&w, &cur);
-        if (isnan(cur.residual)) {
-            end = IPM_NONFINITE;
-            break;
-        }
-        if (cur.residual < bst.residual) {
-            bst = cur;
-            memcpy(w.best, w.gamma, (size_t)n * sizeof *w.best);
-        }
-        stalls = alpha < MIN_STEP ? stalls + 1 : 0;
-        if (stalls == MAX_STALLS) {
-            end = IPM_STALL;
-            break;
-        }
-        end = IPM_CAP;
-    }
-    return finish(&w, o, gamma, it, end, t0, st, err);
+    bind(&w, p, work, mcd_sparse_cholesky_setup(chol, n, p->W, p->nb) ? chol : NULL);
+    return run(&w, o, gamma, t0, st, err);
+}
+
+mcd_status mcd_ccp_solve_ipm(const mcd_fc3d *p, const mcd_ccp_opts *o, double *gamma, double *work,
+                             mcd_ccp_stats *st, mcd_error *err)
+{
+    return mcd_ccp_solve_ipm_sparse(p, o, gamma, work, NULL, st, err);
 }

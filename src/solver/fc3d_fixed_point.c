@@ -171,7 +171,7 @@ static mcd_status start_solve(fixed_point *f, const mcd_fixed_point_opts *o, dou
     f->theta = o->relaxation, f->least = INFINITY, f->updates = 0;
     f->block_max = 0.0, f->last_block_max = INFINITY;
     f->scale = fmax(mcd_dense_max_abs(f->n, p->q), mcd_dense_max_abs(p->nc, w->s));
-    mcd_admm_bind(&f->admm, &f->qp, w->F, w->admm);
+    mcd_admm_bind(&f->admm, &f->qp, w->F, w->admm, w->chol);
     if (record(f, r, u) <= o->tol) return MCD_OK;
     return mcd_admm_start(&f->admm, r, FP_PROX) ? MCD_ERR_NOT_CONVERGED : MCD_ERR_SINGULAR;
 }
@@ -235,6 +235,7 @@ static mcd_fixed_point_ws lend_ws(const mcd_solver_ws *ws)
     double *base = mcd_ws_vec(ws, 8); /* slots 8-12: 10 n_max doubles */
     mcd_fixed_point_ws w = {
         .F = ws->mat4,
+        .chol = ws->sparse_cholesky,
         .admm = base,
         .s = base + (size_t)MCD_ADMM_VECTORS * m,
         .q_s = mcd_ws_vec(ws, 13),

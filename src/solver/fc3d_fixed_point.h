@@ -118,11 +118,12 @@ typedef struct mcd_fixed_point_opts {
 } mcd_fixed_point_opts;
 
 typedef struct mcd_fixed_point_ws {
-    double *F;      /* n x n: the ADMM's Cholesky factor */
-    double *admm;   /* MCD_ADMM_VECTORS n: the ADMM's vectors */
-    double *s;      /* nc: the parameter s */
-    double *q_s;    /* n: q + E s, the QP's linear term */
-    double *r_best; /* n: the iterate of least error */
+    double *F;                 /* n x n: the ADMM's dense Cholesky factor */
+    mcd_sparse_cholesky *chol; /* the ADMM's sparse factor (sparse_cholesky.h) */
+    double *admm;              /* MCD_ADMM_VECTORS n: the ADMM's vectors */
+    double *s;                 /* nc: the parameter s */
+    double *q_s;               /* n: q + E s, the QP's linear term */
+    double *r_best;            /* n: the iterate of least error */
     mcd_polish_ws polish;
     mcd_nsn_ws nsn;
 } mcd_fixed_point_ws;

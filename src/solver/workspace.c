@@ -37,8 +37,9 @@ mcd_status mcd_solver_ws_create(int n, mcd_solver_ws **out, mcd_error *err)
     ws->lwork = calloc((size_t)ws->lwork_len, sizeof *ws->lwork);
     ws->sparse = mcd_lm_sparse_create();
     ws->sparse_lu = mcd_sparse_lu_create();
+    ws->sparse_cholesky = mcd_sparse_cholesky_create();
     if (!ws->mat1 || !ws->mat2 || !ws->mat3 || !ws->mat4 || !ws->vec || !ws->ivec || !ws->lwork ||
-        !ws->sparse || !ws->sparse_lu) {
+        !ws->sparse || !ws->sparse_lu || !ws->sparse_cholesky) {
         mcd_solver_ws_free(ws);
         return mcd_fail(err, MCD_ERR_NOMEM, "mcd_solver_ws_create: out of memory for n = %d", n);
     }
@@ -58,6 +59,7 @@ void mcd_solver_ws_free(mcd_solver_ws *ws)
     free(ws->lwork);
     mcd_lm_sparse_free(ws->sparse);
     mcd_sparse_lu_free(ws->sparse_lu);
+    mcd_sparse_cholesky_free(ws->sparse_cholesky);
     free(ws);
 }
 

@@ -5,6 +5,7 @@
 #define MCDYN_SOLVER_WORKSPACE_H
 
 #include "lm_sparse.h"
+#include "sparse_cholesky.h"
 #include "sparse_lu.h"
 #include "mcdyn/solver.h"
 
@@ -23,8 +24,9 @@ struct mcd_solver_ws {
     int *ivec;     /* MCD_WS_INT_VECTORS x n_max */
     double *lwork; /* LAPACK work for dgels on (2 n_max) x n_max */
     int lwork_len;
-    mcd_lm_sparse *sparse;    /* PLM's sparse step, set up per solve (lm_sparse.h) */
-    mcd_sparse_lu *sparse_lu; /* NSN's sparse step, set up per run (sparse_lu.h) */
+    mcd_lm_sparse *sparse;                /* PLM's sparse step, set up per solve (lm_sparse.h) */
+    mcd_sparse_lu *sparse_lu;             /* NSN's sparse step, set up per run (sparse_lu.h) */
+    mcd_sparse_cholesky *sparse_cholesky; /* ADMM's and ccp-ipm's factor, set up per solve */
 };
 
 /* Vector slot k (2 n_max doubles); slots k and k + 1 are contiguous. */
