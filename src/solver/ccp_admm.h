@@ -17,8 +17,8 @@ typedef struct mcd_admm {
     const mcd_fc3d *p;
     int n;
     double *F; /* dense Cholesky factor of N + (rho + eta) I (column-major lower) */
-    mcd_sparse_cholesky
-        *chol; /* the sparse factor's state, set up by mcd_admm_start (may be NULL) */
+    /* the sparse factor's state, set up by mcd_admm_start (may be NULL) */
+    mcd_sparse_cholesky *chol;
     mcd_sparse_cholesky *sparse; /* chol when set up for N (sparse factor, F unused), else NULL */
     double *x, *z, *y;           /* ADMM iterates */
     double *x_old, *z_old;       /* previous x and z (dual residual) */
