@@ -61,7 +61,9 @@ const char *mcd_step_method_name(mcd_step_method m);
 /* MCD_ERR_ARG with the list of valid names in err if name is unknown. */
 mcd_status mcd_step_method_from_name(const char *name, mcd_step_method *m, mcd_error *err);
 /* The solver options a method starts from (tol and max_iter are used by
- * every method; the other fields by the MLCP/MNCP solvers only). */
+ * every method; the other fields by the MLCP/MNCP solvers only). warm_start
+ * is 1 for mncp-plm (the default method) and 0 for the others
+ * (docs/solvers.md, "Warm start"). */
 mcd_solver_opts mcd_step_method_default_opts(mcd_step_method m);
 
 /* How impacts (contacts closing faster than restitution_velocity) are
@@ -124,8 +126,10 @@ typedef struct mcd_sim_options {
                                     each group's solve from the previous step's impulses of
                                     the matched contacts (same body pair, nearest point
                                     within 5 mm), and again from zero if that solve fails
-                                    (docs/scenarios.md, solver.warm_start); 0 (the default):
-                                    every solve from zero. nslcp-* always start cold */
+                                    (docs/scenarios.md, solver.warm_start); the default for
+                                    mncp-plm, the default method; 0 (the default of the
+                                    others): every solve from zero. nslcp-* always start
+                                    cold */
     double ccp_omega;            /* ccp-pgs over-relaxation omega in (0, 2); 0: the default
                                     of mcd_ccp_default_opts (0.6) */
     mcd_impact_law impact_law;   /* (newton) */

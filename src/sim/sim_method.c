@@ -72,8 +72,13 @@ mcd_status mcd_step_method_from_name(const char *name, mcd_step_method *m, mcd_e
  * states that neither start solves within the cap. */
 mcd_solver_opts mcd_step_method_default_opts(mcd_step_method m)
 {
-    if ((int)m >= 0 && (int)m < MCD_SOLVER_KIND_COUNT)
-        return mcd_solver_default_opts((mcd_solver_kind)m);
+    if ((int)m >= 0 && (int)m < MCD_SOLVER_KIND_COUNT) {
+        mcd_solver_opts o = mcd_solver_default_opts((mcd_solver_kind)m);
+        /* the default method warm-starts: on the piles' resting steps 1-10
+         * iterations instead of ~700 (docs/solvers.md, "Warm start") */
+        o.warm_start = m == MCD_METHOD_MNCP_PLM;
+        return o;
+    }
     mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
     switch (m) {
     case MCD_METHOD_CCP_PGS:

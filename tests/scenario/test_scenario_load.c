@@ -69,7 +69,7 @@ static void check_default_settings(const mcd_scenario_settings *s)
     ck_assert_int_eq(s->solver.opts.max_iter, o.max_iter);
     ck_assert_double_eq(s->solver.opts.pfb_lambda, o.pfb_lambda);
     ck_assert_double_eq(s->solver.opts.lm_lambda0, o.lm_lambda0);
-    ck_assert_int_eq(s->solver.opts.warm_start, 0);
+    ck_assert_int_eq(s->solver.opts.warm_start, 1); /* mncp-plm's default (sim_method.c) */
     ck_assert_int_eq(s->solver.on_failure, MCD_ON_FAILURE_STOP);
     ck_assert_int_eq(s->solver.max_step_halvings, MCD_SIM_DEFAULT_STEP_HALVINGS);
     ck_assert_int_eq(s->integrator, MCD_INTEGRATOR_EULER);
