@@ -71,7 +71,8 @@ def main(seed):
         JITTER * 1e3, LIFT * 1e3, (LIFT + LIFT_RANDOM) * 1e3))
     print("# at which it touches nothing below. Same contact law and checks as")
     print("# sphere_pile.yaml (tests/scenes/test_scenes.c): default method, mu = 0.5,")
-    print("# Newton's impact law with e = 0, 1 s.")
+    print("# Newton's impact law with e = 0, activation distance 1e-4 m (docs/contact.md,")
+    print("# \"Piles: contacts that open within a step\"), 1 s.")
     print("name: sphere_pile_poured")
     print("gravity: [0, 0, -9.81]")
     print("robots:")
@@ -90,6 +91,7 @@ def main(seed):
     print("  mu: 0.5")
     print("  restitution: 0.0")
     print("  impact_law: newton")
+    print("  activation_distance: 1e-4")
     print("dt: 0.001")
     print("duration: 1.0")
 
