@@ -255,7 +255,7 @@ int main(int argc, char **argv)
     suite_add_tcase(s, self);
     for (size_t k = 0; k < sizeof scenes / sizeof *scenes; k++) {
         TCase *tc = tcase_create(scenes[k].name);
-        tcase_set_timeout(tc, 600);
+        tcase_set_timeout(tc, 900); /* the pile: about 190 s of CPU, more under load */
         tcase_add_loop_test(tc, scene_runs, (int)k, (int)k + 1);
         suite_add_tcase(s, tc);
     }
