@@ -54,7 +54,8 @@ static void usage(FILE *out)
                  "  --duration S     simulated time of every run [s] (default: each scene's)\n"
                  "  --scene NAME     a scene to run (repeatable; default: all of them)\n"
                  "  --method NAME    a step method (repeatable; default: every method)\n"
-                 "  --start WHICH    warm (the default start), cold, or both (default: both)\n"
+                 "  --start WHICH    warm (each solve from the previous step's impulses),\n"
+                 "                   cold (from zero), or both (default: both)\n"
                  "  -h, --help       print this help\n");
 }
 
