@@ -8,7 +8,8 @@
  * solves that did not converge (in a step of the smallest size step halving
  * allows), the steps taken again as halves (sim.h, max_step_halvings), the
  * mean solver iterations per step (the largest over the step's groups) and
- * the wall time per step. */
+ * the wall time per step. Long runs report their progress on stderr every
+ * PROGRESS_SECONDS of wall time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,9 @@ static const char *const default_scenes[] = {
     "a1_drop_upright", "a1_drop_upside_down", "solo12_drop_upright", "solo12_drop_upside_down",
     "anymal_side",     "arm_push_box",        "humanoid_flat",
 };
-#define NSCENES  ((int)(sizeof default_scenes / sizeof *default_scenes))
-#define MAX_LIST 64
+#define NSCENES          ((int)(sizeof default_scenes / sizeof *default_scenes))
+#define MAX_LIST         64
+#define PROGRESS_SECONDS 30.0
 
 typedef struct bench_scenes_options {
     const char *models; /* folder of the scene files */
@@ -48,7 +50,8 @@ static void usage(FILE *out)
                  "method's default options, on_failure warn-and-continue, and prints per scene\n"
                  "and method: steps completed of those asked, solves that did not converge,\n"
                  "steps taken again as halves (step halving), mean solver iterations per step\n"
-                 "and microseconds per step.\n\n"
+                 "and microseconds per step. A run reports where it stands on stderr every\n"
+                 "30 s.\n\n"
                  "options:\n"
                  "  --models DIR     folder of the scene files (default: models)\n"
                  "  --duration S     simulated time of every run [s] (default: each scene's)\n"
@@ -113,6 +116,18 @@ static int parse(int argc, char **argv, bench_scenes_options *o)
     return 0;
 }
 
+/* One progress line on stderr: where run r of the scene stands. */
+static void progress(const char *scene, mcd_step_method m, int warm, mcd_runner *r, long steps,
+                     long total, double seconds)
+{
+    mcd_sim *sim = mcd_runner_sim(r);
+    fprintf(stderr,
+            "mcdyn bench scenes: %s %s %s: step %ld / %ld (t = %.4f s), %ld failed, %ld halvings, "
+            "%.0f s\n",
+            scene, mcd_step_method_name(m), warm ? "warm" : "cold", steps, total, mcd_sim_time(sim),
+            mcd_sim_solver_failures(sim), mcd_sim_step_halvings(sim), seconds);
+}
+
 /* The scene with method m started warm or cold; 0, or 1 if it cannot be
  * set up (message printed). */
 static int run(mcd_scenario *sc, mcd_step_method m, int warm, double duration, scene_result *res)
@@ -136,7 +151,13 @@ static int run(mcd_scenario *sc, mcd_step_method m, int warm, double duration, s
     res->total = mcd_runner_steps(r);
     long iterations = 0;
     const double t0 = mcd_clock_seconds();
+    double reported = t0;
     for (; res->steps < res->total; res->steps++) {
+        const double now = mcd_clock_seconds();
+        if (now - reported >= PROGRESS_SECONDS) {
+            progress(sc->name, m, warm, r, res->steps, res->total, now - t0);
+            reported = now;
+        }
         mcd_step_stats st;
         if (mcd_runner_step(r, &st) != MCD_OK) {
             snprintf(res->stop, sizeof res->stop, "%s", mcd_sim_error(mcd_runner_sim(r)));
