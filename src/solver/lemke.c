@@ -228,32 +228,94 @@ static void shift_to_zero(int m, const double *A, const mcd_lemke_ws *w, int i)
     for (int l = 0; l < m; l++) bs[l] += dx * column_entry(m, A, v, l);
 }
 
+/* Rows l..l+3 of the residual of noise(): r_i = b'_i minus the terms t =
+ * 0..nt-1 (x_t times entry i of a column -A e_j, j = col[t] < m, or of
+ * -e, col[t] = m), each row's basic w_i (x_w[i], 0 if none) subtracted before its
+ * term before[i]. The four rows' sums run side by side, each in its own
+ * order: a single row's chain of dependent subtractions is bound by the
+ * latency of an addition. */
+static void residual_rows(int m, const double *A, const double *bs, const int *col, const double *x,
+                          int nt, const int *before, const double *x_w, int l, double *r)
+{
+    const double *A0 = A + (size_t)l * m, *A1 = A0 + m, *A2 = A1 + m, *A3 = A2 + m;
+    double s0 = bs[l], s1 = bs[l + 1], s2 = bs[l + 2], s3 = bs[l + 3];
+    for (int t = 0; t < nt; t++) {
+        if (t == before[l]) s0 -= x_w[l];
+        if (t == before[l + 1]) s1 -= x_w[l + 1];
+        if (t == before[l + 2]) s2 -= x_w[l + 2];
+        if (t == before[l + 3]) s3 -= x_w[l + 3];
+        const int j = col[t];
+        if (j < m) {
+            s0 -= x[t] * -A0[j], s1 -= x[t] * -A1[j], s2 -= x[t] * -A2[j], s3 -= x[t] * -A3[j];
+        } else {
+            s0 -= x[t] * -1.0, s1 -= x[t] * -1.0, s2 -= x[t] * -1.0, s3 -= x[t] * -1.0;
+        }
+    }
+    r[l] = fabs(before[l] >= nt ? s0 - x_w[l] : s0);
+    r[l + 1] = fabs(before[l + 1] >= nt ? s1 - x_w[l + 1] : s1);
+    r[l + 2] = fabs(before[l + 2] >= nt ? s2 - x_w[l + 2] : s2);
+    r[l + 3] = fabs(before[l + 3] >= nt ? s3 - x_w[l + 3] : s3);
+}
+
+/* Row l of the residual alone (residual_rows' rule). */
+static double residual_row(int m, const double *A, const double *bs, const int *col,
+                           const double *x, int nt, const int *before, const double *x_w, int l)
+{
+    const double *Al = A + (size_t)l * m;
+    double s = bs[l];
+    for (int t = 0; t < nt; t++) {
+        if (t == before[l]) s -= x_w[l];
+        s -= x[t] * (col[t] < m ? -Al[col[t]] : -1.0);
+    }
+    return fabs(before[l] >= nt ? s - x_w[l] : s);
+}
+
+/* sum_j |Bi_j| |r_j| with |r| given; four partial sums break the chain
+ * of additions (the terms are >= 0: the order moves the sum by rounding,
+ * relative m eps, only). */
+static double abs_row_times(int m, const double *Bi, const double *abs_r)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int j = 0;
+    for (; j + 4 <= m; j += 4) {
+        s0 += fabs(Bi[j]) * abs_r[j];
+        s1 += fabs(Bi[j + 1]) * abs_r[j + 1];
+        s2 += fabs(Bi[j + 2]) * abs_r[j + 2];
+        s3 += fabs(Bi[j + 3]) * abs_r[j + 3];
+    }
+    for (; j < m; j++) s0 += fabs(Bi[j]) * abs_r[j];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* The scale of the basic values, max(|b'|, |x_B|), and the estimated error
- * of x_B, max_i (|B^{-1}| |b' - B x_B|)_i (uses w->tmp). */
+ * of x_B, max_i (|B^{-1}| |r|)_i with r = b' - B x_B (uses w->tmp and the
+ * noise scratch). r is rounding: the order of its terms decides its value.
+ * Each r_l adds them in the order of the basis rows, as the sum over the
+ * basic columns would, but row by row: A is row-major, and a column's
+ * entries lie m apart. A basic w_v adds its x to row v alone, at its place
+ * in that order (before[v]: the terms of columns of A or -e ahead of it). */
 static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, double *error)
 {
     const double *bs = w->xB + m;
-    double *r = w->tmp;
+    double *r = w->tmp, *x = w->noise_x, *x_w = w->noise_x + m;
+    int *col = w->noise_col, *before = w->noise_before, nt = 0;
     *scale = 0.0;
-    memcpy(r, bs, (size_t)m * sizeof *r);
-    for (int k = 0; k < m; k++) { /* r -= x_k times the column of basis[k] */
+    for (int l = 0; l < m; l++) before[l] = m, x_w[l] = 0.0; /* no w_l: r_l - 0 = r_l */
+    for (int k = 0; k < m; k++) {
         int v = w->basis[k];
-        double x = w->xB[k];
-        *scale = fmax(*scale, fmax(fabs(bs[k]), fabs(x)));
-        if (x == 0) continue;
+        *scale = fmax(*scale, fmax(fabs(bs[k]), fabs(w->xB[k])));
+        if (w->xB[k] == 0) continue;
         if (v < m) {
-            r[v] -= x;
+            before[v] = nt, x_w[v] = w->xB[k];
         } else {
-            for (int l = 0; l < m; l++) r[l] -= x * column_entry(m, A, v, l);
+            col[nt] = v - m, x[nt++] = w->xB[k]; /* zeta_j: j; z0: m */
         }
     }
+    int l = 0;
+    for (; l + 4 <= m; l += 4) residual_rows(m, A, bs, col, x, nt, before, x_w, l, r);
+    for (; l < m; l++) r[l] = residual_row(m, A, bs, col, x, nt, before, x_w, l);
     *error = 0.0;
-    for (int i = 0; i < m; i++) {
-        const double *Bi = w->Binv + (size_t)i * m;
-        double s = 0.0;
-        for (int j = 0; j < m; j++) s += fabs(Bi[j]) * fabs(r[j]);
-        *error = fmax(*error, s);
-    }
+    for (int i = 0; i < m; i++) *error = fmax(*error, abs_row_times(m, w->Binv + (size_t)i * m, r));
 }
 
 /* Keeps, among the nt rows in ties, those whose B^{-1}_{i,c} / a_i is

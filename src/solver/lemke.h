@@ -24,15 +24,18 @@
 #include "mcdyn/status.h"
 
 typedef struct mcd_lemke_ws {
-    double *Binv;   /* m x m, row-major: inverse of the current basis matrix */
-    double *B;      /* m x m: the basis matrix (column-major) and its LU */
-    double *xB;     /* 2m: basic values, then the shifted right-hand side b' (lemke.c) */
-    double *col;    /* m: B^{-1} times the entering column */
-    double *tmp;    /* m */
-    int *basis;     /* m: the variable basic in each row */
-    int *ties;      /* m: rows tied in the ratio test */
-    int *ipiv;      /* m */
-    int *refactors; /* NULL, or incremented at each LU refactorization of the basis */
+    double *Binv;      /* m x m, row-major: inverse of the current basis matrix */
+    double *B;         /* m x m: the basis matrix (column-major) and its LU */
+    double *xB;        /* 2m: basic values, then the shifted right-hand side b' (lemke.c) */
+    double *col;       /* m: B^{-1} times the entering column */
+    double *tmp;       /* m */
+    int *basis;        /* m: the variable basic in each row */
+    int *ties;         /* m: rows tied in the ratio test */
+    int *ipiv;         /* m */
+    double *noise_x;   /* 2m: noise()'s scratch (lemke.c) */
+    int *noise_col;    /* m: noise()'s scratch */
+    int *noise_before; /* m: noise()'s scratch */
+    int *refactors;    /* NULL, or incremented at each LU refactorization of the basis */
 } mcd_lemke_ws;
 
 /* Solves the LCP into zeta (m). pivots receives the number of pivots of

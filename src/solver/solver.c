@@ -230,6 +230,9 @@ static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
         .basis = mcd_ws_ivec(ws, 3),
         .ties = mcd_ws_ivec(ws, 4),
         .ipiv = mcd_ws_ivec(ws, 2),
+        .noise_x = mcd_ws_vec(ws, 9),
+        .noise_col = mcd_ws_ivec(ws, 6),
+        .noise_before = mcd_ws_ivec(ws, 7),
     };
     double *zeta = mcd_ws_vec(ws, 6);
     st = mcd_lemke(red.nc, red.A, red.b, o->max_iter, &lw, zeta, &stats->iterations);

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #define MCD_WS_VECTORS     15 /* double vectors of 2 n_max each */
-#define MCD_WS_INT_VECTORS 6  /* int vectors of n_max each */
+#define MCD_WS_INT_VECTORS 8  /* int vectors of n_max each */
 
 struct mcd_solver_ws {
     int n_max;

@@ -396,8 +396,8 @@ typedef struct lemke_run {
 
 static void lemke_run_alloc(lemke_run *r, int m)
 {
-    r->mem = calloc((size_t)m * (2 * m + 5), sizeof *r->mem);
-    r->imem = calloc(3 * (size_t)m, sizeof *r->imem);
+    r->mem = calloc((size_t)m * (2 * m + 7), sizeof *r->mem);
+    r->imem = calloc(5 * (size_t)m, sizeof *r->imem);
     ck_assert(r->mem && r->imem);
     double *d = r->mem;
     int *i = r->imem;
@@ -406,9 +406,12 @@ static void lemke_run_alloc(lemke_run *r, int m)
                           .xB = d + 2 * m * m,
                           .col = d + 2 * m * m + 2 * m,
                           .tmp = d + 2 * m * m + 3 * m,
+                          .noise_x = d + 2 * m * m + 4 * m,
                           .basis = i,
                           .ties = i + m,
-                          .ipiv = i + 2 * m};
+                          .ipiv = i + 2 * m,
+                          .noise_col = i + 3 * m,
+                          .noise_before = i + 4 * m};
 }
 
 /* Entry l of the tableau column of variable v (w_j = j, zeta_j = m + j,
