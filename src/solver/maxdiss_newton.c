@@ -43,7 +43,7 @@
  * not square J's condition number (maxdiss_step.h): LAPACK's dense dgels,
  * or SuiteSparseQR on J's block pattern (that of W plus the multipliers)
  * when the options lend a solver workspace (coulomb_ws, whose lm_sparse
- * state is set up once per call), m = nb + 4 nc > 64 and W is
+ * state is set up once per call, at its first step), m = nb + 4 nc > 64 and W is
  * block-sparse enough for lm_sparse. d is a descent direction of
  * psi = 1/2 |Phi|^2; step length by Armijo's rule with halvings. theta
  * shrinks by 10 after an accepted step and grows by 10 when no step length
@@ -95,6 +95,7 @@ typedef struct mn_solve {
     double *zt, *ut, *phit;     /* trial point */
     double *J;                  /* m x m row-major */
     mcd_maxdiss_step_work step; /* the step's buffers (maxdiss_step.h) */
+    mcd_lm_sparse *lent;        /* coulomb_ws's sparse state, until the first step */
     mcd_lm_sparse *sparse;      /* set up for the sparse step, or NULL: dense */
     double *dz, *du, *jd;       /* step, W dr, J dz */
     double *best;               /* n: the r of least R */
@@ -288,8 +289,13 @@ static void jacobian(const mn_solve *s, const double *z, const double *u)
 
 /* The Levenberg-Marquardt step into s->dz (maxdiss_step.h); 0 if it
  * fails. */
-static int lm_step(const mn_solve *s, double nu)
+static int lm_step(mn_solve *s, double nu)
 {
+    if (s->lent) { /* set up at the first step: a start that solves costs nothing */
+        if (mcd_maxdiss_step_setup(s->lent, s->p->nb, s->p->nc, s->p->W, s->step.aug))
+            s->sparse = s->lent;
+        s->lent = NULL;
+    }
     return mcd_maxdiss_step_solve(s->sparse, s->p->nb, s->p->nc, s->J, s->phi, nu, &s->step, s->dz);
 }
 
@@ -450,8 +456,7 @@ mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
     int n = mcd_fc3d_size(p);
     mn_solve m = {.p = p, .o = o, .n = n, .m = n + p->nc, .err = err};
     layout(&m, work);
-    mcd_lm_sparse *sparse = o->coulomb_ws ? o->coulomb_ws->sparse : NULL;
-    if (mcd_maxdiss_step_setup(sparse, p->nb, p->nc, p->W, m.step.aug)) m.sparse = sparse;
+    m.lent = o->coulomb_ws ? o->coulomb_ws->sparse : NULL;
     mcd_maxdiss_block_deltas(p, o, m.delta);
     memcpy(m.z, r, (size_t)n * sizeof *r);
     for (int k = 0; k < p->nc; k++) {
