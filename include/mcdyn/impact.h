@@ -96,7 +96,9 @@ mcd_status mcd_maxdiss_single(const double A[9], const double b[3], double mu, d
  * newton_iter / 20 iterations per rung, then mncp-plm's (its fallback
  * chain); then, if none reaches tol, from the sweeps' best iterate; the
  * point of least R is kept.
- * Allocation-free: work holds mcd_maxdiss_work_size(p) doubles. r is the
+ * Allocation-free without coulomb_ws (with it, the Coulomb solves and the
+ * Newton method's sparse steps allocate inside SuiteSparse): work holds
+ * mcd_maxdiss_work_size(p) doubles. r is the
  * start on entry and the iterate of least R on return.
  * Returns MCD_OK (R <= tol); MCD_ERR_NOT_CONVERGED (max_iter sweeps done,
  * or diverged: an iterate became non-finite or R grew above 1e8 times its
@@ -122,7 +124,8 @@ typedef struct mcd_maxdiss_opts {
                                 * problem in this workspace, and Newton starts from
                                 * their answers; NULL
                                 * (the default) or a workspace too small for the
-                                * problem: no Coulomb start */
+                                * problem: no Coulomb start. Set (of any size), the
+                                * Newton method's large steps are sparse in it */
 } mcd_maxdiss_opts;
 
 /* max_iter 1000, tol 1e-10, jacobi 0, omega 0.5, regularization 1e-8, newton_iter 100,
@@ -163,8 +166,12 @@ mcd_status mcd_maxdiss_solve(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doubl
  * solution in the same sense as mcd_maxdiss_solve's. r is the start on
  * entry (e.g. mcd_maxdiss_solve's best iterate; lambda is fitted to it) and
  * the iterate of least R on return. Options: max_iter Newton iterations per
- * rung, tol, regularization (singular blocks as above; jacobi, omega and
- * newton_iter unused). stats.iterations counts Newton iterations. Work:
+ * rung, tol, regularization (singular blocks as above), coulomb_ws (NULL:
+ * every step by LAPACK's dense QR, no allocation; set: above 64 unknowns
+ * nb + 4 nc the steps are sparse QRs (SuiteSparseQR) on W's block pattern
+ * in its sparse state, which allocate inside SuiteSparse, as its Coulomb
+ * solves do; dense when W is too full); jacobi, omega and newton_iter
+ * unused. stats.iterations counts Newton iterations. Work:
  * mcd_maxdiss_newton_work_size(p) doubles, about 3 (nb + 4 nc)^2; 0 for
  * NULL or negative sizes and above nb + 4 nc = 1024, where the solve
  * returns MCD_ERR_UNSUPPORTED. Other statuses as mcd_maxdiss_solve's;

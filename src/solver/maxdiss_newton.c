@@ -39,8 +39,12 @@
  * nu ~ |Phi|, locally quadratic also where the solutions are not isolated:
  * redundant contacts make W singular and r non-unique, and the multiplier
  * of an inactive contact is not unique), solved as the least-squares
- * problem [J; sqrt(nu) I] d = [-Phi; 0] by LAPACK's QR (dgels), which does
- * not square J's condition number. d is a descent direction of
+ * problem [J; sqrt(nu) I] d = [-Phi; 0] by a QR factorization, which does
+ * not square J's condition number (maxdiss_step.h): LAPACK's dense dgels,
+ * or SuiteSparseQR on J's block pattern (that of W plus the multipliers)
+ * when the options lend a solver workspace (coulomb_ws, whose lm_sparse
+ * state is set up once per call, at its first step), m = nb + 4 nc > 64 and W is
+ * block-sparse enough for lm_sparse. d is a descent direction of
  * psi = 1/2 |Phi|^2; step length by Armijo's rule with halvings. theta
  * shrinks by 10 after an accepted step and grows by 10 when no step length
  * passes (the step turns towards steepest descent); the method gives up
@@ -54,14 +58,18 @@
  * the two terms. No factor suits every captured step (docs/solvers.md), so
  * the rungs rho_ladder run in turn, twice, each from the best point so far
  * with lambda refitted, max_iter iterations each. Success only when
- * R(r) <= tol; the iterate of least R is returned. Dense,
- * O((nb + 4 nc)^3) per iteration, no allocation. */
+ * R(r) <= tol; the iterate of least R is returned. The dense step costs
+ * O((nb + 4 nc)^3) per iteration and allocates nothing; the sparse step
+ * costs the sparse QR of the pile's block pattern and allocates inside
+ * SuiteSparse (lm_sparse.h), like the Coulomb solves of the same
+ * workspace. */
 #include "mcdyn/impact.h"
 
 #include "../base/clock.h"
-#include "../base/lapack.h"
 #include "dense.h"
 #include "maxdiss_internal.h"
+#include "maxdiss_step.h"
+#include "workspace.h"
 
 #include <math.h>
 #include <string.h>
@@ -71,7 +79,6 @@
 #define MN_THETA_MAX    1e8   /* give up when theta exceeds this */
 #define MN_SIGMA        1e-4  /* Armijo's sufficient-decrease constant */
 #define MN_HALVES       30    /* step halvings of one line search */
-#define MN_LWORK        66    /* dgels work per column: min(M, N) + max(min(M, N), 1) * 64 */
 #define MN_MAX_UNKNOWNS 1024  /* largest nb + 4 nc attempted (work 3 m^2 doubles, 25 MB) */
 
 enum { N = MCD_FC3D_N, T1 = MCD_FC3D_T1, T2 = MCD_FC3D_T2, ROWS = MCD_FC3D_ROWS };
@@ -85,15 +92,15 @@ typedef struct mn_solve {
     double *rho;   /* nc */
     double *a;     /* 3 nc: a_k = A_k e_n */
     double *z, *u, *phi;
-    double *zt, *ut, *phit; /* trial point */
-    double *J;              /* m x m row-major */
-    double *aug;            /* 2m x m column-major, [J; sqrt(nu) I], factored by dgels */
-    double *rhs;            /* 2m */
-    double *dz, *du, *jd;   /* step, W dr, J dz */
-    double *best;           /* n: the r of least R */
-    double *rwork;          /* 2n: mcd_maxdiss_residual */
-    double *lwork;          /* MN_LWORK m */
-    double w;               /* largest diagonal entry of W */
+    double *zt, *ut, *phit;     /* trial point */
+    double *J;                  /* m x m row-major */
+    mcd_maxdiss_step_work step; /* the step's buffers (maxdiss_step.h) */
+    mcd_lm_sparse *lent;        /* coulomb_ws's sparse state, until the first step */
+    mcd_lm_sparse *sparse;      /* set up for the sparse step, or NULL: dense */
+    double *dz, *du, *jd;       /* step, W dr, J dz */
+    double *best;               /* n: the r of least R */
+    double *rwork;              /* 2n: mcd_maxdiss_residual */
+    double w;                   /* largest diagonal entry of W */
     mcd_error *err;
 } mn_solve;
 
@@ -106,7 +113,7 @@ size_t mcd_maxdiss_newton_work_size(const mcd_fc3d *p)
 {
     if (!p || p->nb < 0 || p->nc < 0 || !mcd_maxdiss_newton_fits(p)) return 0;
     size_t n = (size_t)mcd_fc3d_size(p), m = n + (size_t)p->nc;
-    return 5 * (size_t)p->nc + 3 * m * m + (8 + MN_LWORK) * m + 8 * n;
+    return 5 * (size_t)p->nc + 3 * m * m + (8 + MCD_MAXDISS_STEP_LWORK) * m + 8 * n;
 }
 
 static void layout(mn_solve *s, double *work)
@@ -121,15 +128,15 @@ static void layout(mn_solve *s, double *work)
     s->phit = work, work += m;
     s->dz = work, work += m;
     s->jd = work, work += m;
-    s->rhs = work, work += 2 * m;
+    s->step.rhs = work, work += 2 * m;
     s->u = work, work += n;
     s->ut = work, work += n;
     s->du = work, work += n;
     s->best = work, work += n;
     s->rwork = work, work += 2 * n;
     s->J = work, work += m * m;
-    s->aug = work, work += 2 * m * m;
-    s->lwork = work;
+    s->step.aug = work, work += 2 * m * m;
+    s->step.lwork = work;
 }
 
 /* The symmetrised W_kk + delta_k I (row-major 3x3). */
@@ -280,22 +287,16 @@ static void jacobian(const mn_solve *s, const double *z, const double *u)
     for (int k = 0; k < s->p->nc; k++) contact_rows(s, k, z, u);
 }
 
-/* The Levenberg-Marquardt step into s->dz; 0 if LAPACK fails or the step
- * is not finite. */
-static int lm_step(const mn_solve *s, double nu)
+/* The Levenberg-Marquardt step into s->dz (maxdiss_step.h); 0 if it
+ * fails. */
+static int lm_step(mn_solve *s, double nu)
 {
-    int m = s->m, m2 = 2 * m, one = 1, lwork = MN_LWORK * m, info = 0;
-    memset(s->aug, 0, (size_t)m2 * m * sizeof *s->aug);
-    for (int i = 0; i < m; i++) {
-        for (int j = 0; j < m; j++) s->aug[(size_t)j * m2 + i] = s->J[(size_t)i * m + j];
-        s->aug[(size_t)i * m2 + m + i] = sqrt(nu);
-        s->rhs[i] = -s->phi[i];
-        s->rhs[m + i] = 0.0;
+    if (s->lent) { /* set up at the first step: a start that solves costs nothing */
+        if (mcd_maxdiss_step_setup(s->lent, s->p->nb, s->p->nc, s->p->W, s->step.aug))
+            s->sparse = s->lent;
+        s->lent = NULL;
     }
-    dgels_("N", &m2, &m, &one, s->aug, &m2, s->rhs, &m2, s->lwork, &lwork, &info);
-    if (info != 0 || !mcd_dense_isfinite(m, s->rhs)) return 0;
-    memcpy(s->dz, s->rhs, (size_t)m * sizeof *s->dz);
-    return 1;
+    return mcd_maxdiss_step_solve(s->sparse, s->p->nb, s->p->nc, s->J, s->phi, nu, &s->step, s->dz);
 }
 
 /* psi at z + alpha dz, the trial point in zt, ut, phit. */
@@ -455,6 +456,7 @@ mcd_status mcd_maxdiss_newton(const mcd_fc3d *p, const mcd_maxdiss_opts *o, doub
     int n = mcd_fc3d_size(p);
     mn_solve m = {.p = p, .o = o, .n = n, .m = n + p->nc, .err = err};
     layout(&m, work);
+    m.lent = o->coulomb_ws ? o->coulomb_ws->sparse : NULL;
     mcd_maxdiss_block_deltas(p, o, m.delta);
     memcpy(m.z, r, (size_t)n * sizeof *r);
     for (int k = 0; k < p->nc; k++) {
