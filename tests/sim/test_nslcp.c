@@ -495,6 +495,23 @@ static int pair_whole_step(const mcd_model *m, double *F, int *nc)
     return n;
 }
 
+/* The pair stepped by method. */
+static mcd_sim *pair_sim(const mcd_model *m, mcd_step_method method)
+{
+    mcd_sim_options o = mcd_sim_default_options();
+    o.dt = PAIR_H;
+    o.solver = method;
+    o.solver_opts = mcd_step_method_default_opts(method);
+    mcd_sim *s = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
+    mcd_sim_set_contact_provider(s, box_grid_plane, NULL);
+    double q[14], qd[12];
+    pair_state(q, qd);
+    ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
+    return s;
+}
+
 /* The simulator builds and solves the non-singular LCP per independent
  * group: after the pair's first step the LCP built last is one box's (4
  * contacts (1 + 2 2) = 20, not the whole step's 40), and both methods'
@@ -512,17 +529,7 @@ START_TEST(groups_are_solved_apart_as_the_whole)
     ck_assert(scale > 0);
     for (int meth = 0; meth < 2; meth++) {
         const mcd_step_method method = meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE;
-        mcd_sim_options o = mcd_sim_default_options();
-        o.dt = PAIR_H;
-        o.solver = method;
-        o.solver_opts = mcd_step_method_default_opts(method);
-        mcd_sim *s = NULL;
-        mcd_error err = {0};
-        ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
-        mcd_sim_set_contact_provider(s, box_grid_plane, NULL);
-        double q[14], qd[12];
-        pair_state(q, qd);
-        ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
+        mcd_sim *s = pair_sim(m, method);
         ck_assert_msg(mcd_sim_step(s, NULL) == MCD_OK, "%s", mcd_sim_error(s));
         const mcd_contact_ws *cws = mcd_sim_contact_ws(s);
         ck_assert_int_eq(mcd_contact_group_count(cws), 2);
@@ -639,13 +646,14 @@ START_TEST(bad_options_are_reported)
 END_TEST
 
 #if ALLOC_COUNTER_AVAILABLE
-/* The steps of both methods allocate nothing (sliding and sticking). */
+/* The steps of both methods allocate nothing (sliding and sticking; one
+ * group, the box, and two, the pair of boxes). */
 START_TEST(no_allocation_in_a_step)
 {
-    mcd_model *m = scene_box_model();
-    for (int meth = 0; meth < 2; meth++) {
-        mcd_sim *s =
-            box_sim(m, meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE, 1e-2, 1e-2, 2);
+    mcd_model *m = scene_box_model(), *pair = box_grid_model(2);
+    for (int run = 0; run < 4; run++) {
+        const mcd_step_method method = run % 2 ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE;
+        mcd_sim *s = run < 2 ? box_sim(m, method, 1e-2, 1e-2, 2) : pair_sim(pair, method);
         ck_assert_int_eq(mcd_sim_step(s, NULL), MCD_OK);
         alloc_counter_start();
         mcd_status r = MCD_OK;
@@ -656,6 +664,7 @@ START_TEST(no_allocation_in_a_step)
         mcd_sim_free(s);
     }
     mcd_model_free(m);
+    mcd_model_free(pair);
 }
 END_TEST
 #endif
