@@ -19,12 +19,17 @@
  * rows, eps_b on closure rows) and d the terms of Eq. (41)-(42). The free
  * impulses (p_b, p_t) are eliminated by a Schur complement (Cholesky of
  * their block), which leaves the LCP  w = M z + q,  z = [p_n; w_up; w_lo]
- * (all contacts' p_n, then all w_up, then all w_lo; contact k's directions
- * contiguous), solved by Lemke or by block pivoting (lcp_block_pivot.h).
+ * (the problem's contacts' p_n, then all w_up, then all w_lo; contact k's
+ * directions contiguous), solved by Lemke or by block pivoting
+ * (lcp_block_pivot.h). The problem is built per independent group of the
+ * step (contact.h; W is block diagonal over the groups, and so is the
+ * LCP), or for the whole step at once.
  * rho > 0 makes M nonsingular; rho = 0 is Anitescu & Potra's model, where
  * the columns of w_up and w_lo are opposite.
  *
- * Workspaces are sized at creation; building and taking allocate nothing.
+ * Workspaces are sized at creation; setting up, building a group and taking
+ * allocate nothing (the whole-step build grows the contact workspace's
+ * whole W when a step needs more).
  */
 #ifndef MCDYN_NSLCP_H
 #define MCDYN_NSLCP_H
@@ -71,23 +76,45 @@ void mcd_nslcp_ws_free(mcd_nslcp_ws *w);
 /* Largest LCP size of the workspace: max_contacts (1 + 2 max_dir). */
 int mcd_nslcp_capacity(const mcd_nslcp_ws *w);
 
-/* Builds the reduced LCP of the step set up in cws (mcd_contact_setup with
- * the same nc contacts c; the whole problem, all groups at once: W is
- * assembled from the groups' blocks). copt gives the Newton restitution rule
- * (restitution_velocity, no_restitution): a contact closing faster gets
- * the target u_n+ >= -e nu_n- as the prescribed velocity u_i of Eq. (41). */
+/* The step's per-contact terms, once per step after mcd_contact_setup
+ * with the same nc contacts c: each contact's mode, directions,
+ * relaxation and d (Eq. 40-42; lambda_t of Eq. 42 from the previous
+ * step whose contacts were all taken, matched by bodies and position).
+ * copt gives the Newton restitution rule (restitution_velocity,
+ * no_restitution): a contact closing faster gets the target
+ * u_n+ >= -e nu_n- as the prescribed velocity u_i of Eq. (41). */
+mcd_status mcd_nslcp_setup(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
+                           const mcd_nslcp_options *o, const mcd_contact_options *copt,
+                           mcd_error *err);
+/* Builds the reduced LCP of independent group g of the step (contact.h:
+ * g in [0, mcd_contact_group_count(cws)); its closure rows and contacts,
+ * its block of W only), after mcd_nslcp_setup. Its z holds the group's
+ * contacts in group order (mcd_contact_group_contact). MCD_ERR_ARG for g
+ * out of range or a NULL argument; MCD_ERR_SINGULAR when the block of the
+ * closure and tangent rows is not positive definite. */
+mcd_status mcd_nslcp_build_group(mcd_nslcp_ws *w, mcd_contact_ws *cws, int g, mcd_error *err);
+/* From a solution z of group g's LCP (the problem built last; else
+ * MCD_ERR_ARG): the group's impulses in cws (mcd_contact_velocity_update
+ * once every group is taken) and the friction forces remembered for the
+ * next step. MCD_ERR_NONFINITE if z or the result is not finite. */
+mcd_status mcd_nslcp_take_group(mcd_nslcp_ws *w, mcd_contact_ws *cws, int g, const double *z,
+                                mcd_error *err);
+/* The whole step as one problem, all groups at once (its W assembled from
+ * the groups' blocks, zero between them; cubic in the scene's contacts):
+ * mcd_nslcp_setup, then the reduced LCP of every row (z: all contacts in
+ * step order); take records its solution z as take_group does. The LCP is
+ * block diagonal over the groups: the reference of the per-group solve. */
 mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
                            const mcd_nslcp_options *o, const mcd_contact_options *copt,
                            mcd_error *err);
-/* The LCP as an MLCP with lo = 0, hi = +inf (pointers into w). */
-mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out);
-/* From a solution z of the LCP: the free impulses, the impulses of cws
- * (for mcd_contact_velocity_update) and the friction forces remembered for
- * the next step. MCD_ERR_NONFINITE if z or the result is not finite. */
 mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z, mcd_error *err);
+/* The LCP built last as an MLCP with lo = 0, hi = +inf (pointers into w;
+ * n = 0 after a set-up and before a build). */
+mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out);
 
-/* After take: contact k's mode (1 sliding, 0 sticking), number of
- * directions, and the velocity parameters (w_up, w_lo) of direction j. */
+/* Step contact k's mode (1 sliding, 0 sticking) and number of directions
+ * after the set-up, and the velocity parameters (w_up, w_lo) of its
+ * direction j once its problem is taken (else MCD_ERR_ARG). */
 int mcd_nslcp_sliding(const mcd_nslcp_ws *w, int k);
 int mcd_nslcp_ndirections(const mcd_nslcp_ws *w, int k);
 mcd_status mcd_nslcp_velocity_params(const mcd_nslcp_ws *w, int k, int j, double *w_up,

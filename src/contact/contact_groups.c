@@ -4,7 +4,9 @@
  * a row joins the subtrees of its A and B points (the world joins
  * nothing), and the groups are the connected classes of subtrees, found by
  * union-find over the roots the step touches. Cost O(rows + points), with
- * no pass over all bodies: only the touched roots are reset. */
+ * no pass over all bodies: only the touched roots are reset. A group's
+ * rows and W block, as set up by contact_setup.c, are read through
+ * mcd_contact_block_of. */
 #include "contact_internal.h"
 
 void mcd_contact_roots(const mcd_model *m, int *root)
@@ -54,4 +56,24 @@ int mcd_contact_partition(mcd_contact_groups *g, int nrows, const mcd_osc_point 
         g->group_of[g->touched[t]] = -1;
     }
     return ng;
+}
+
+mcd_status mcd_contact_block_of(mcd_contact_ws *w, int g, mcd_contact_block *out)
+{
+    if (g < 0) {
+        if (mcd_contact_assemble_whole(w) != MCD_OK) return MCD_ERR_NOMEM;
+        *out = (mcd_contact_block){w->nb, w->nc, NULL, w->W.p};
+        return MCD_OK;
+    }
+    if (g >= w->ng) return MCD_ERR_ARG;
+    const int n = w->g_start[g + 1] - w->g_start[g];
+    *out = (mcd_contact_block){w->g_nb[g], (n - w->g_nb[g]) / 3, w->order + w->g_start[g],
+                               w->Wg.p + w->g_W0[g]};
+    return MCD_OK;
+}
+
+int mcd_contact_block_contact(const mcd_contact_ws *w, const mcd_contact_block *b, int j)
+{
+    const int l = b->nb + 3 * j;
+    return ((b->row ? b->row[l] : l) - w->nb) / 3;
 }

@@ -111,6 +111,23 @@ mcd_status mcd_contact_correction_reserve(mcd_contact_ws *w);
 /* The whole W (nrows^2) from the groups' blocks, zero between groups. */
 mcd_status mcd_contact_assemble_whole(mcd_contact_ws *w);
 
+/* A problem's rows: nb closure rows, then nc contacts (rows n, f, o in
+ * mcd_contact_row order), row[l] the step row of its local row l (NULL:
+ * the identity) and W its block (n x n row-major, n = nb + 3 nc). */
+typedef struct mcd_contact_block {
+    int nb, nc;
+    const int *row;
+    const double *W;
+} mcd_contact_block;
+
+/* Group g's rows and W block (pointers into w, valid until the next
+ * set-up); g = -1: the whole problem, its W assembled
+ * (mcd_contact_assemble_whole). MCD_ERR_ARG for g out of range,
+ * MCD_ERR_NOMEM when the whole W cannot be assembled (contact_groups.c). */
+mcd_status mcd_contact_block_of(mcd_contact_ws *w, int g, mcd_contact_block *out);
+/* The step index of block b's contact j. */
+int mcd_contact_block_contact(const mcd_contact_ws *w, const mcd_contact_block *b, int j);
+
 /* Contact frame (rows f, o, eta) from the unit normal eta. */
 void mcd_contact_frame_from_normal(const double eta[3], double frame[9]);
 

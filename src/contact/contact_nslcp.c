@@ -1,7 +1,11 @@
 /* The non-singular friction LCP of Peiret et al. (2017) from a step's
  * contact set-up (include/mcdyn/nslcp.h): stick/slide directions, the
  * relaxation of Eq. (39)-(42), the Schur complement of the free impulses
- * (closure rows and tangent rows) and the recovery of the impulses.
+ * (closure rows and tangent rows) and the recovery of the impulses, for
+ * one independent group of the step at a time (contact.h: its rows of W
+ * only) or for the whole step as one problem. The per-contact terms and the
+ * friction forces remembered for Eq. (42) are kept per step contact, so
+ * that the match with the previous step does not depend on the groups.
  *
  * Storage: the free block A_ff and the columns B, Y = A_ff^{-1} B are
  * column-major with leading dimension nfree (LAPACK); M is row-major. */
@@ -9,34 +13,47 @@
 #include "contact_internal.h"
 #include "mcdyn/nslcp.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Per contact of a step: its bodies, position and world friction force. */
+typedef struct contact_memory {
+    int *a, *b;
+    double *x, *lt; /* 3 per contact */
+} contact_memory;
+
 struct mcd_nslcp_ws {
     int max_contacts, nb, max_dir, max_n, max_free;
-    int nc, K, n, nfree;     /* contacts, directions, LCP size, free impulses */
-    double h, eps_b;         /* step; closure relaxation, Eq. (40) */
+    /* the step (mcd_nslcp_setup), per step contact k */
+    int nc;                 /* contacts */
+    double h, eps_b, rho;   /* step; closure relaxation, Eq. (40); phantom inertia */
+    double *dir;            /* 2 max_dir per contact: (cos, sin) in the (f, o) plane */
+    double *mu_dir;         /* max_dir per contact: the bound of each direction */
+    int *ndir;              /* per contact: directions */
+    unsigned char *sliding; /* per contact */
+    double *eps_n, *eps_t;  /* per contact: Eq. (40) */
+    double *d;              /* 3 per contact (n, f, o): Eq. (41)-(42) */
+    double *back;           /* 3 per contact: position moved back by h nu- */
+    double *vel;            /* 2 max_dir per contact: (w_up, w_lo) of each direction, taken */
+    unsigned char *taken;   /* per contact: its problem's solution taken */
+    /* the problem built last: group g, or the whole step (g = -1) */
+    int built, g;
+    mcd_contact_block blk;   /* its rows and W block */
+    int K, n, nfree;         /* directions, LCP size, free impulses */
+    int *contact, *off;      /* per local contact: step index, offset among the K */
     double *M, *q, *lo, *hi; /* the LCP (max_n^2, max_n) */
     double *Aff;             /* max_free^2, then its Cholesky factor */
     double *B, *Y;           /* max_free x max_n */
     double *y0;              /* max_free: A_ff^{-1} q_f */
     double *x;               /* max_free: the free impulses */
-    double *dir;             /* 2 max_dir per contact: (cos, sin) in the (f, o) plane */
-    double *mu_dir;          /* max_dir per contact: the bound of each direction */
-    int *ndir, *off;         /* per contact: directions, offset among the K */
-    unsigned char *sliding;  /* per contact */
-    double *eps_n, *eps_t;   /* per contact: Eq. (40) */
-    double *d;               /* 3 per contact (n, f, o): Eq. (41)-(42) */
-    double *z;               /* max_n: the solution taken */
     double *r;               /* nb + 3 max_contacts: impulses in fc3d order */
-    double *back;            /* 3 per contact: position moved back by h nu- */
-    /* previous step, for lambda_t of Eq. (42) */
+    /* lambda_t of Eq. (42): the previous step's contacts and this step's,
+     * which become the previous ones once every contact is taken */
     int nprev;
-    int *prev_a, *prev_b;
-    double *prev_x, *prev_lt; /* 3 per contact: position, world friction force */
-    double *cur_x;            /* 3 per contact: positions of this step */
-    int *cur_a, *cur_b;
+    contact_memory prev, cur;
 };
 
 mcd_nslcp_options mcd_nslcp_default_options(void)
@@ -67,14 +84,33 @@ mcd_status mcd_nslcp_check_options(const mcd_nslcp_options *o, mcd_error *err)
     return MCD_OK;
 }
 
+/* a b <= SIZE_MAX / sizeof(double) (a, b > 0). */
+static int doubles_fit(size_t a, size_t b)
+{
+    return a <= SIZE_MAX / sizeof(double) / b;
+}
+
+/* The LCP size max_n = max_contacts (1 + 2 max_dir) and the free impulses
+ * max_free = nb + 2 max_contacts fit in an int, and the arrays M, B, Y and
+ * A_ff, of (max_n + 1)^2, (max_free + 1)(max_n + 1), (max_free + 1)^2
+ * doubles, in a size_t. */
+static int sizes_fit(int max_contacts, int nb, int max_dir)
+{
+    const long long n = (long long)max_contacts * (1 + 2 * max_dir) + 1,
+                    f = nb + 2LL * max_contacts + 1;
+    return n <= INT_MAX && f <= INT_MAX && doubles_fit((size_t)n, (size_t)n) &&
+           doubles_fit((size_t)f, (size_t)n) && doubles_fit((size_t)f, (size_t)f);
+}
+
 void mcd_nslcp_ws_free(mcd_nslcp_ws *w)
 {
     if (!w) return;
-    free(w->M), free(w->q), free(w->lo), free(w->hi), free(w->Aff), free(w->B), free(w->Y);
-    free(w->y0), free(w->x), free(w->dir), free(w->mu_dir), free(w->ndir), free(w->off);
-    free(w->sliding), free(w->eps_n), free(w->eps_t), free(w->d), free(w->z), free(w->r);
-    free(w->back), free(w->prev_a), free(w->prev_b), free(w->prev_x), free(w->prev_lt);
-    free(w->cur_x), free(w->cur_a), free(w->cur_b);
+    free(w->dir), free(w->mu_dir), free(w->ndir), free(w->sliding), free(w->eps_n);
+    free(w->eps_t), free(w->d), free(w->back), free(w->vel), free(w->taken), free(w->contact);
+    free(w->off), free(w->M), free(w->q), free(w->lo), free(w->hi), free(w->Aff), free(w->B);
+    free(w->Y), free(w->y0), free(w->x), free(w->r), free(w->prev.a), free(w->prev.b);
+    free(w->cur.a), free(w->cur.b), free(w->prev.x), free(w->prev.lt), free(w->cur.x);
+    free(w->cur.lt);
     free(w);
 }
 
@@ -83,33 +119,39 @@ mcd_status mcd_nslcp_ws_create(int max_contacts, int nb, int max_dir, mcd_nslcp_
 {
     if (!out || max_contacts < 0 || nb < 0 || max_dir < 2 || max_dir > MCD_NSLCP_MAX_DIR)
         return mcd_fail(err, MCD_ERR_ARG, "nslcp: bad workspace size");
+    if (!sizes_fit(max_contacts, nb, max_dir))
+        return mcd_fail(err, MCD_ERR_CAPACITY,
+                        "nslcp: workspace of %d contacts, %d closure rows "
+                        "and %d directions overflows its sizes",
+                        max_contacts, nb, max_dir);
     mcd_nslcp_ws *w = calloc(1, sizeof *w);
     if (!w) return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     w->max_contacts = max_contacts, w->nb = nb, w->max_dir = max_dir;
     w->max_n = max_contacts * (1 + 2 * max_dir);
     w->max_free = nb + 2 * max_contacts;
     const size_t c = (size_t)(max_contacts ? max_contacts : 1), n = (size_t)(w->max_n + 1),
-                 f = (size_t)(w->max_free + 1);
+                 f = (size_t)(w->max_free + 1), dc = c * (size_t)max_dir;
+    w->dir = malloc(2 * dc * sizeof *w->dir), w->mu_dir = malloc(dc * sizeof *w->mu_dir);
+    w->ndir = malloc(c * sizeof *w->ndir), w->sliding = malloc(c);
+    w->eps_n = malloc(c * sizeof *w->eps_n), w->eps_t = malloc(c * sizeof *w->eps_t);
+    w->d = malloc(3 * c * sizeof *w->d), w->back = malloc(3 * c * sizeof *w->back);
+    w->vel = malloc(2 * dc * sizeof *w->vel), w->taken = calloc(c, 1);
+    w->contact = malloc(c * sizeof *w->contact), w->off = malloc(c * sizeof *w->off);
     w->M = malloc(n * n * sizeof *w->M), w->q = malloc(n * sizeof *w->q);
     w->lo = malloc(n * sizeof *w->lo), w->hi = malloc(n * sizeof *w->hi);
     w->Aff = malloc(f * f * sizeof *w->Aff);
     w->B = malloc(f * n * sizeof *w->B), w->Y = malloc(f * n * sizeof *w->Y);
     w->y0 = malloc(f * sizeof *w->y0), w->x = malloc(f * sizeof *w->x);
-    w->dir = malloc(2 * c * (size_t)max_dir * sizeof *w->dir);
-    w->mu_dir = malloc(c * (size_t)max_dir * sizeof *w->mu_dir);
-    w->ndir = malloc(c * sizeof *w->ndir), w->off = malloc(c * sizeof *w->off);
-    w->sliding = malloc(c), w->eps_n = malloc(c * sizeof *w->eps_n);
-    w->eps_t = malloc(c * sizeof *w->eps_t), w->d = malloc(3 * c * sizeof *w->d);
-    w->z = malloc(n * sizeof *w->z), w->r = malloc((nb + 3 * c) * sizeof *w->r);
-    w->back = malloc(3 * c * sizeof *w->back);
-    w->prev_a = malloc(c * sizeof *w->prev_a), w->prev_b = malloc(c * sizeof *w->prev_b);
-    w->cur_a = malloc(c * sizeof *w->cur_a), w->cur_b = malloc(c * sizeof *w->cur_b);
-    w->prev_x = malloc(3 * c * sizeof *w->prev_x), w->prev_lt = malloc(3 * c * sizeof *w->prev_lt);
-    w->cur_x = malloc(3 * c * sizeof *w->cur_x);
-    if (!w->M || !w->q || !w->lo || !w->hi || !w->Aff || !w->B || !w->Y || !w->y0 || !w->x ||
-        !w->dir || !w->mu_dir || !w->ndir || !w->off || !w->sliding || !w->eps_n || !w->eps_t ||
-        !w->d || !w->z || !w->r || !w->back || !w->prev_a || !w->prev_b || !w->cur_a || !w->cur_b ||
-        !w->prev_x || !w->prev_lt || !w->cur_x) {
+    w->r = malloc(((size_t)nb + 3 * c) * sizeof *w->r);
+    w->prev.a = malloc(c * sizeof *w->prev.a), w->prev.b = malloc(c * sizeof *w->prev.b);
+    w->cur.a = malloc(c * sizeof *w->cur.a), w->cur.b = malloc(c * sizeof *w->cur.b);
+    w->prev.x = malloc(3 * c * sizeof *w->prev.x), w->prev.lt = malloc(3 * c * sizeof *w->prev.lt);
+    w->cur.x = malloc(3 * c * sizeof *w->cur.x), w->cur.lt = malloc(3 * c * sizeof *w->cur.lt);
+    if (!w->dir || !w->mu_dir || !w->ndir || !w->sliding || !w->eps_n || !w->eps_t || !w->d ||
+        !w->back || !w->vel || !w->taken || !w->contact || !w->off || !w->M || !w->q || !w->lo ||
+        !w->hi || !w->Aff || !w->B || !w->Y || !w->y0 || !w->x || !w->r || !w->prev.a ||
+        !w->prev.b || !w->cur.a || !w->cur.b || !w->prev.x || !w->prev.lt || !w->cur.x ||
+        !w->cur.lt) {
         mcd_nslcp_ws_free(w);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     }
@@ -131,15 +173,15 @@ static void previous_force(const mcd_nslcp_ws *w, const mcd_contact_ws *cws,
     int best = -1;
     double dmin = dist;
     for (int j = 0; j < w->nprev; j++) {
-        if (w->prev_a[j] != c->body_a || w->prev_b[j] != c->body_b) continue;
+        if (w->prev.a[j] != c->body_a || w->prev.b[j] != c->body_b) continue;
         double dx[3];
-        mcd_v3_sub(dx, w->back + 3 * k, w->prev_x + 3 * j);
+        mcd_v3_sub(dx, w->back + 3 * k, w->prev.x + 3 * j);
         const double dj = mcd_v3_norm(dx);
         if (dj <= dmin) dmin = dj, best = j;
     }
     const double *F = cws->frame + 9 * k;
-    lt[0] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_F, w->prev_lt + 3 * best);
-    lt[1] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_O, w->prev_lt + 3 * best);
+    lt[0] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_F, w->prev.lt + 3 * best);
+    lt[1] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_O, w->prev.lt + 3 * best);
 }
 
 /* Stick/slide mode and directions of contact k (Eq. 18-20 or Eq. 31-34). */
@@ -163,18 +205,12 @@ static void directions(mcd_nslcp_ws *w, int k, const double ut[2], double mu,
     w->ndir[k] = o->ndir;
 }
 
-/* Row of W of free impulse i: closure rows, then (f, o) of each contact. */
-static int free_row(const mcd_nslcp_ws *w, int i)
-{
-    return i < w->nb ? i : w->nb + 3 * ((i - w->nb) / 2) + MCD_ROW_F + (i - w->nb) % 2;
-}
-
-/* Per contact: mode, directions, relaxation eps (Eq. 40) and d (Eq. 41-42). */
+/* Per step contact: mode, directions, relaxation eps (Eq. 40) and d
+ * (Eq. 41-42). */
 static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_contact_point *c,
                           const mcd_nslcp_options *o, const mcd_contact_options *copt)
 {
     const double h = w->h;
-    int K = 0;
     w->eps_b = 1.0 / (o->k_b * h * h + o->b_b * h);
     for (int k = 0; k < w->nc; k++) {
         const double *v = cws->out_velocity + 3 * k, *F = cws->frame + 9 * k; /* nu-: f, o, n */
@@ -182,8 +218,6 @@ static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_
             w->back[3 * k + a] =
                 c[k].pos[a] - h * (v[0] * F[a] + v[1] * F[3 + a] + v[2] * F[6 + a]);
         directions(w, k, v, c[k].mu, o);
-        w->off[k] = K;
-        K += w->ndir[k];
         w->eps_n[k] = 1.0 / (o->k_n * h * h + o->b_n * h);
         w->eps_t[k] = 1.0 / (o->k_t * h * h + o->b_t * h);
         const double phi = c[k].gap;
@@ -205,40 +239,50 @@ static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_
         for (int a = 0; a < 2; a++) /* Eq. (42): rows F, O along axes f, o */
             w->d[3 * k + MCD_ROW_F + a] = -w->eps_t[k] * h * (lt[a] + o->b_t * v[MCD_AXIS_F + a]);
     }
-    w->K = K;
-    w->n = w->nc + 2 * K;
-    w->nfree = w->nb + 2 * w->nc;
+}
+
+/* The step index of the built problem's local row l. */
+static int step_row(const mcd_nslcp_ws *w, int l)
+{
+    return w->blk.row ? w->blk.row[l] : l;
+}
+
+/* Local row of free impulse i: closure rows, then (f, o) of each contact. */
+static int free_row(const mcd_nslcp_ws *w, int i)
+{
+    const int nb = w->blk.nb;
+    return i < nb ? i : nb + 3 * ((i - nb) / 2) + MCD_ROW_F + (i - nb) % 2;
 }
 
 /* A_ff = W_ff + eps_b, eps_t on the closure and tangent rows, q_f into y0,
- * and B = [A_fn, -E, E]. */
+ * and B = [A_fn, -E, E] (the problem's rows of W only). */
 static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
 {
-    const int nf = w->nfree, nr = cws->nrows, nc = w->nc, K = w->K;
+    const int nf = w->nfree, nb = w->blk.nb, nc = w->blk.nc, nr = nb + 3 * nc, K = w->K;
+    const double *W = w->blk.W;
     for (int i = 0; i < nf; i++) {
         const int ri = free_row(w, i);
         for (int j = 0; j < nf; j++)
-            w->Aff[(size_t)j * nf + i] = cws->W.p[(size_t)ri * nr + free_row(w, j)];
-        if (i >= w->nb) {
-            const int k = (i - w->nb) / 2, a = (i - w->nb) % 2;
+            w->Aff[(size_t)j * nf + i] = W[(size_t)ri * nr + free_row(w, j)];
+        if (i >= nb) {
+            const int k = w->contact[(i - nb) / 2], a = (i - nb) % 2;
             w->Aff[(size_t)i * nf + i] += w->eps_t[k];
-            w->y0[i] = cws->nu_free[ri] + w->d[3 * k + MCD_ROW_F + a];
+            w->y0[i] = cws->nu_free[step_row(w, ri)] + w->d[3 * k + MCD_ROW_F + a];
         } else { /* closure row: delta_b = u_b = 0, the drift is projected after the step */
             w->Aff[(size_t)i * nf + i] += w->eps_b;
-            w->y0[i] = cws->nu_free[ri];
+            w->y0[i] = cws->nu_free[step_row(w, ri)];
         }
     }
     memset(w->B, 0, (size_t)nf * (size_t)w->n * sizeof *w->B);
-    for (int k = 0; k < nc; k++) {
-        const int rn = w->nb + 3 * k + MCD_ROW_N;
-        for (int i = 0; i < nf; i++)
-            w->B[(size_t)k * nf + i] = cws->W.p[(size_t)free_row(w, i) * nr + rn];
+    for (int j = 0; j < nc; j++) {
+        const int rn = nb + 3 * j + MCD_ROW_N, k = w->contact[j];
+        for (int i = 0; i < nf; i++) w->B[(size_t)j * nf + i] = W[(size_t)free_row(w, i) * nr + rn];
         const double *e = w->dir + 2 * (size_t)w->max_dir * k;
-        for (int j = 0; j < w->ndir[k]; j++) {
-            const int up = nc + w->off[k] + j, lo = up + K, t = w->nb + 2 * k;
+        for (int l = 0; l < w->ndir[k]; l++) {
+            const int up = nc + w->off[j] + l, lo = up + K, t = nb + 2 * j;
             for (int a = 0; a < 2; a++) {
-                w->B[(size_t)up * nf + t + a] = -e[2 * j + a]; /* u_t = E (w_up - w_lo), Eq. (28) */
-                w->B[(size_t)lo * nf + t + a] = e[2 * j + a];
+                w->B[(size_t)up * nf + t + a] = -e[2 * l + a]; /* u_t = E (w_up - w_lo), Eq. (28) */
+                w->B[(size_t)lo * nf + t + a] = e[2 * l + a];
             }
         }
     }
@@ -246,9 +290,11 @@ static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
 
 /* M = D - S B^T Y and q = q_c - S B^T y0 with S = diag(1 on p_n, -1 on w),
  * D = [[A_nn, 0, 0], [mu, 0, rho], [mu, rho, 0]] (Eq. 35 reduced). */
-static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_nslcp_options *o)
+static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
 {
-    const int nf = w->nfree, n = w->n, nc = w->nc, K = w->K, nr = cws->nrows;
+    const int nf = w->nfree, n = w->n, nb = w->blk.nb, nc = w->blk.nc, K = w->K;
+    const int nr = nb + 3 * nc;
+    const double *W = w->blk.W;
     for (int i = 0; i < n; i++) {
         const double s = i < nc ? 1.0 : -1.0, *bi = w->B + (size_t)i * nf;
         for (int j = 0; j < n; j++) {
@@ -262,24 +308,51 @@ static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_ns
         w->q[i] = -s * t;
         w->lo[i] = 0.0, w->hi[i] = INFINITY;
     }
-    for (int k = 0; k < nc; k++) {
-        const int rn = w->nb + 3 * k + MCD_ROW_N;
+    for (int j = 0; j < nc; j++) {
+        const int rn = nb + 3 * j + MCD_ROW_N, k = w->contact[j];
         for (int l = 0; l < nc; l++)
-            w->M[(size_t)k * n + l] += cws->W.p[(size_t)rn * nr + w->nb + 3 * l + MCD_ROW_N];
-        w->M[(size_t)k * n + k] += w->eps_n[k];
-        w->q[k] += cws->nu_free[rn] + w->d[3 * k + MCD_ROW_N];
-        for (int j = 0; j < w->ndir[k]; j++) {
-            const int up = nc + w->off[k] + j, lo = up + K;
-            const double mu = w->mu_dir[(size_t)w->max_dir * k + j];
-            w->M[(size_t)up * n + k] += mu; /* sigma~_lo row, Eq. (30) */
-            w->M[(size_t)up * n + lo] += o->rho;
-            w->M[(size_t)lo * n + k] += mu; /* sigma~_up row, Eq. (29) */
-            w->M[(size_t)lo * n + up] += o->rho;
+            w->M[(size_t)j * n + l] += W[(size_t)rn * nr + nb + 3 * l + MCD_ROW_N];
+        w->M[(size_t)j * n + j] += w->eps_n[k];
+        w->q[j] += cws->nu_free[step_row(w, rn)] + w->d[3 * k + MCD_ROW_N];
+        for (int l = 0; l < w->ndir[k]; l++) {
+            const int up = nc + w->off[j] + l, lo = up + K;
+            const double mu = w->mu_dir[(size_t)w->max_dir * k + l];
+            w->M[(size_t)up * n + j] += mu; /* sigma~_lo row, Eq. (30) */
+            w->M[(size_t)up * n + lo] += w->rho;
+            w->M[(size_t)lo * n + j] += mu; /* sigma~_up row, Eq. (29) */
+            w->M[(size_t)lo * n + up] += w->rho;
         }
     }
 }
 
-static mcd_status check_build(const mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
+/* Every contact of the step set up last has been taken (so has a step
+ * without contacts). */
+static int step_taken(const mcd_nslcp_ws *w)
+{
+    for (int k = 0; k < w->nc; k++)
+        if (!w->taken[k]) return 0;
+    return 1;
+}
+
+/* The step set up last, fully taken, becomes the previous step of Eq. (42);
+ * otherwise (a solve that failed) the previous step is kept. Then this
+ * step's contacts, none taken. */
+static void next_step(mcd_nslcp_ws *w, int nc, const mcd_contact_point *c)
+{
+    if (step_taken(w)) {
+        const contact_memory t = w->prev;
+        w->prev = w->cur, w->cur = t;
+        w->nprev = w->nc;
+    }
+    w->nc = nc, w->built = 0, w->n = 0;
+    for (int k = 0; k < nc; k++) {
+        w->cur.a[k] = c[k].body_a, w->cur.b[k] = c[k].body_b;
+        mcd_v3_copy(w->cur.x + 3 * k, c[k].pos);
+        w->taken[k] = 0;
+    }
+}
+
+static mcd_status check_setup(const mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
                               const mcd_contact_point *c, const mcd_nslcp_options *o,
                               const mcd_contact_options *copt, mcd_error *err)
 {
@@ -300,20 +373,37 @@ static mcd_status check_build(const mcd_nslcp_ws *w, const mcd_contact_ws *cws, 
     return MCD_OK;
 }
 
-mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
+mcd_status mcd_nslcp_setup(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
                            const mcd_nslcp_options *o, const mcd_contact_options *copt,
                            mcd_error *err)
 {
-    mcd_status s = check_build(w, cws, nc, c, o, copt, err);
+    mcd_status s = check_setup(w, cws, nc, c, o, copt, err);
     if (s != MCD_OK) return s;
-    if (mcd_contact_assemble_whole(cws) != MCD_OK) /* the whole W from the groups' blocks */
-        return mcd_fail(err, MCD_ERR_NOMEM, "out of memory for the whole W");
-    w->nc = nc, w->h = cws->dt;
+    next_step(w, nc, c);
+    w->h = cws->dt, w->rho = o->rho;
     contact_terms(w, cws, c, o, copt);
-    for (int k = 0; k < nc; k++) { /* identities remembered by take */
-        w->cur_a[k] = c[k].body_a, w->cur_b[k] = c[k].body_b;
-        mcd_v3_copy(w->cur_x + 3 * k, c[k].pos);
+    return MCD_OK;
+}
+
+/* The reduced LCP of group g's rows (g = -1: the whole step). */
+static mcd_status build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int g, mcd_error *err)
+{
+    if (!w || !cws) return mcd_fail(err, MCD_ERR_ARG, "nslcp: NULL argument");
+    if (w->nc != cws->nc)
+        return mcd_fail(err, MCD_ERR_ARG, "nslcp: set up for %d contacts, the step has %d", w->nc,
+                        cws->nc);
+    w->built = 0;
+    mcd_status s = mcd_contact_block_of(cws, g, &w->blk);
+    if (s == MCD_ERR_NOMEM) return mcd_fail(err, s, "out of memory for the whole W");
+    if (s != MCD_OK)
+        return mcd_fail(err, s, "nslcp: group %d not in [0, %d)", g, mcd_contact_group_count(cws));
+    int K = 0;
+    for (int j = 0; j < w->blk.nc; j++) {
+        w->contact[j] = mcd_contact_block_contact(cws, &w->blk, j);
+        w->off[j] = K;
+        K += w->ndir[w->contact[j]];
     }
+    w->g = g, w->K = K, w->n = w->blk.nc + 2 * K, w->nfree = w->blk.nb + 2 * w->blk.nc;
     free_block(w, cws);
     int nf = w->nfree, n = w->n, info = 0;
     if (nf > 0) { /* LAPACK on purpose: nf = nb + 2 nc grows with the contacts, n right sides */
@@ -327,8 +417,23 @@ mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const m
         if (n > 0) dpotrs_("L", &nf, &n, w->Aff, &nf, w->Y, &nf, &info);
         dpotrs_("L", &nf, &one, w->Aff, &nf, w->y0, &nf, &info);
     }
-    reduced_lcp(w, cws, o);
+    reduced_lcp(w, cws);
+    w->built = 1;
     return MCD_OK;
+}
+
+mcd_status mcd_nslcp_build_group(mcd_nslcp_ws *w, mcd_contact_ws *cws, int g, mcd_error *err)
+{
+    if (g < 0) return mcd_fail(err, MCD_ERR_ARG, "nslcp: group %d < 0", g);
+    return build(w, cws, g, err);
+}
+
+mcd_status mcd_nslcp_build(mcd_nslcp_ws *w, mcd_contact_ws *cws, int nc, const mcd_contact_point *c,
+                           const mcd_nslcp_options *o, const mcd_contact_options *copt,
+                           mcd_error *err)
+{
+    mcd_status s = mcd_nslcp_setup(w, cws, nc, c, o, copt, err);
+    return s == MCD_OK ? build(w, cws, -1, err) : s;
 }
 
 mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out)
@@ -338,43 +443,63 @@ mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out)
     return MCD_OK;
 }
 
-/* Remembers this step's contacts and world friction forces p_t / h. */
-static void remember(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
+/* Per contact of the problem taken: its world friction force p_t / h (for
+ * the next step's Eq. 42) and its velocity parameters. */
+static void remember(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const double *z)
 {
-    for (int k = 0; k < w->nc; k++) {
-        const double *F = cws->frame + 9 * k, *p = w->r + w->nb + 3 * k;
+    for (int j = 0; j < w->blk.nc; j++) {
+        const int k = w->contact[j];
+        const double *F = cws->frame + 9 * k, *p = w->r + w->blk.nb + 3 * j;
         for (int a = 0; a < 3; a++)
-            w->prev_lt[3 * k + a] =
+            w->cur.lt[3 * k + a] =
                 (p[MCD_ROW_F] * F[3 * MCD_AXIS_F + a] + p[MCD_ROW_O] * F[3 * MCD_AXIS_O + a]) /
                 w->h;
-        mcd_v3_copy(w->prev_x + 3 * k, w->cur_x + 3 * k);
-        w->prev_a[k] = w->cur_a[k], w->prev_b[k] = w->cur_b[k];
+        double *v = w->vel + 2 * (size_t)w->max_dir * k;
+        for (int l = 0; l < w->ndir[k]; l++) {
+            v[2 * l] = z[w->blk.nc + w->off[j] + l];
+            v[2 * l + 1] = z[w->blk.nc + w->K + w->off[j] + l];
+        }
+        w->taken[k] = 1;
     }
-    w->nprev = w->nc;
 }
 
-mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z, mcd_error *err)
+/* The solution z of the problem built last (group g, -1: the whole step). */
+static mcd_status take(mcd_nslcp_ws *w, mcd_contact_ws *cws, int g, const double *z, mcd_error *err)
 {
     if (!w || !cws || (w->n > 0 && !z)) return mcd_fail(err, MCD_ERR_ARG, "nslcp: NULL argument");
-    const int nf = w->nfree, n = w->n;
+    if (!w->built || w->g != g)
+        return mcd_fail(err, MCD_ERR_ARG, "nslcp: group %d taken, %s %d built", g,
+                        w->built ? "group" : "none since set-up; last", w->g);
+    const int nf = w->nfree, n = w->n, nb = w->blk.nb;
     for (int i = 0; i < n; i++)
         if (!isfinite(z[i])) return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: z[%d] not finite", i);
-    memcpy(w->z, z, (size_t)n * sizeof *z);
     for (int f = 0; f < nf; f++) { /* x = -(Y z + y0) */
         double t = w->y0[f];
         for (int j = 0; j < n; j++) t += w->Y[(size_t)j * nf + f] * z[j];
         w->x[f] = -t;
     }
-    memcpy(w->r, w->x, (size_t)w->nb * sizeof *w->r);
-    for (int k = 0; k < w->nc; k++) {
-        double *r = w->r + w->nb + 3 * k;
-        r[MCD_ROW_N] = z[k], r[MCD_ROW_F] = w->x[w->nb + 2 * k],
-        r[MCD_ROW_O] = w->x[w->nb + 2 * k + 1];
+    memcpy(w->r, w->x, (size_t)nb * sizeof *w->r);
+    for (int j = 0; j < w->blk.nc; j++) {
+        double *r = w->r + nb + 3 * j;
+        r[MCD_ROW_N] = z[j], r[MCD_ROW_F] = w->x[nb + 2 * j], r[MCD_ROW_O] = w->x[nb + 2 * j + 1];
     }
-    if (mcd_contact_take_fc3d(cws, w->r) != MCD_OK)
-        return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: non-finite impulses");
-    remember(w, cws);
+    const mcd_status s =
+        g < 0 ? mcd_contact_take_fc3d(cws, w->r) : mcd_contact_group_take_fc3d(cws, g, w->r);
+    if (s != MCD_OK) return mcd_fail(err, MCD_ERR_NONFINITE, "nslcp: non-finite impulses");
+    remember(w, cws, z);
     return MCD_OK;
+}
+
+mcd_status mcd_nslcp_take_group(mcd_nslcp_ws *w, mcd_contact_ws *cws, int g, const double *z,
+                                mcd_error *err)
+{
+    if (g < 0) return mcd_fail(err, MCD_ERR_ARG, "nslcp: group %d < 0", g);
+    return take(w, cws, g, z, err);
+}
+
+mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z, mcd_error *err)
+{
+    return take(w, cws, -1, z, err);
 }
 
 int mcd_nslcp_sliding(const mcd_nslcp_ws *w, int k)
@@ -390,8 +515,9 @@ int mcd_nslcp_ndirections(const mcd_nslcp_ws *w, int k)
 mcd_status mcd_nslcp_velocity_params(const mcd_nslcp_ws *w, int k, int j, double *w_up,
                                      double *w_lo)
 {
-    if (!w || !w_up || !w_lo || k < 0 || k >= w->nc || j < 0 || j >= w->ndir[k]) return MCD_ERR_ARG;
-    *w_up = w->z[w->nc + w->off[k] + j];
-    *w_lo = w->z[w->nc + w->K + w->off[k] + j];
+    if (!w || !w_up || !w_lo || k < 0 || k >= w->nc || !w->taken[k] || j < 0 || j >= w->ndir[k])
+        return MCD_ERR_ARG;
+    *w_up = w->vel[2 * (size_t)w->max_dir * k + 2 * j];
+    *w_lo = w->vel[2 * (size_t)w->max_dir * k + 2 * j + 1];
     return MCD_OK;
 }

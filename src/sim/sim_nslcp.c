@@ -1,8 +1,11 @@
 /* The non-singular friction LCP of Peiret et al. (2017) as a step method
- * (src/sim/sim_internal.h): the reduced LCP of include/mcdyn/nslcp.h built
- * from the step's contact set-up, solved by Lemke (nslcp-lemke, through
+ * (src/sim/sim_internal.h): the step's per-contact terms set up once, then
+ * the reduced LCP of include/mcdyn/nslcp.h built for each independent
+ * group of the step (contact.h), solved by Lemke (nslcp-lemke, through
  * mcd_solve_mlcp) or by Judice-Pires block pivoting (nslcp-judice,
- * lcp_block_pivot.h), and its impulses left in the contact workspace. */
+ * lcp_block_pivot.h), and its impulses left in the contact workspace; the
+ * groups go through mcd_sim_solve_groups, the failure policy of the other
+ * methods. */
 #include "sim_internal.h"
 
 #include <stdlib.h>
@@ -60,44 +63,54 @@ mcd_nslcp_ws *mcd_sim_nslcp_ws(struct mcd_sim *s)
 }
 
 /* Block pivoting; its residual is the natural-map error of the LCP. */
-static mcd_status solve_judice(mcd_sim *s, const mcd_mlcp *p, mcd_step_stats *st, mcd_error *e)
+static mcd_status solve_judice(mcd_sim *s, const mcd_mlcp *p, int *iterations, double *residual,
+                               mcd_error *e)
 {
     struct mcd_sim_nslcp *ns = s->nslcp;
     mcd_bpp_opts o = mcd_bpp_default_opts();
     o.max_iter = s->opt.solver_opts.max_iter;
     mcd_bpp_stats bs;
     mcd_status r = mcd_bpp_solve(ns->bpp, p->n, p->M, p->q, &o, ns->z, ns->w, &bs, e);
-    st->iterations = bs.iterations;
-    st->residual = bs.residual;
+    *iterations = bs.iterations, *residual = bs.residual;
     if (r == MCD_OK && !(bs.residual <= s->opt.solver_opts.tol))
         r = mcd_fail(e, MCD_ERR_NOT_CONVERGED, "block pivoting: residual %.3g > tol %.3g",
                      bs.residual, s->opt.solver_opts.tol);
     return r;
 }
 
-static mcd_status solve_lemke(mcd_sim *s, const mcd_mlcp *p, mcd_step_stats *st, mcd_error *e)
+static mcd_status solve_lemke(mcd_sim *s, const mcd_mlcp *p, int *iterations, double *residual,
+                              mcd_error *e)
 {
     mcd_solver_stats ss;
     mcd_status r = mcd_solve_mlcp(s->nslcp->lemke, MCD_SOLVER_MLCP_LEMKE, p, &s->opt.solver_opts,
                                   s->nslcp->z, &ss, e);
-    st->iterations = ss.iterations;
-    st->residual = ss.error;
+    *iterations = ss.iterations, *residual = ss.error;
+    return r;
+}
+
+/* Group g's LCP built, solved from zero and taken when usable
+ * (mcd_sim_group_solve). */
+static mcd_status solve_group(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
+{
+    struct mcd_sim_nslcp *ns = s->nslcp;
+    mcd_mlcp p;
+    mcd_status r = mcd_nslcp_build_group(ns->ws, s->cws, g, e);
+    if (r != MCD_OK) return r;
+    mcd_nslcp_lcp(ns->ws, &p);
+    memset(ns->z, 0, (size_t)p.n * sizeof *ns->z);
+    r = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? solve_judice(s, &p, iterations, residual, e)
+                                                 : solve_lemke(s, &p, iterations, residual, e);
+    if (mcd_sim_solution_usable(s, r) &&
+        mcd_nslcp_take_group(ns->ws, s->cws, g, ns->z, e) != MCD_OK)
+        r = MCD_ERR_NONFINITE;
     return r;
 }
 
 mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st)
 {
-    struct mcd_sim_nslcp *ns = s->nslcp;
     mcd_error e = {0};
-    mcd_mlcp p;
-    mcd_status r = mcd_nslcp_build(ns->ws, s->cws, s->ncontacts, s->contacts, &s->opt.nslcp,
+    mcd_status r = mcd_nslcp_setup(s->nslcp->ws, s->cws, s->ncontacts, s->contacts, &s->opt.nslcp,
                                    &s->opt.contact, &e);
     if (r != MCD_OK) return mcd_sim_solver_outcome(s, r, &e, st);
-    mcd_nslcp_lcp(ns->ws, &p);
-    memset(ns->z, 0, (size_t)p.n * sizeof *ns->z);
-    r = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? solve_judice(s, &p, st, &e)
-                                                 : solve_lemke(s, &p, st, &e);
-    if (mcd_sim_solution_usable(s, r) && mcd_nslcp_take(ns->ws, s->cws, ns->z, &e) != MCD_OK)
-        r = MCD_ERR_NONFINITE;
-    return mcd_sim_solver_outcome(s, r, &e, st);
+    return mcd_sim_solve_groups(s, solve_group, st);
 }

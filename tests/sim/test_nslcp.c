@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "box_grid.h"
 #include "common/alloc_counter.h"
 #include "common/contact_scenes.h"
 #include "mcdyn/mcdyn.h"
@@ -441,6 +442,154 @@ START_TEST(more_directions_defeat_block_pivoting)
 }
 END_TEST
 
+/* Two boxes of box_grid.h resting 1 m apart, slightly pressed into the
+ * plane: box 0 sliding along y at 1 m/s (sliding mode), box 1 at rest
+ * (sticking, two directions), so that the step has two independent groups
+ * of four contacts. */
+#define PAIR_H 1e-3
+static void pair_state(double q[14], double qd[12])
+{
+    box_grid_rest(2, -1e-4, q);
+    memset(qd, 0, 12 * sizeof *qd);
+    qd[1] = 1.0;
+}
+
+/* The impulses (F_f, F_o, F_n per contact, into F) of the pair's first
+ * step from the whole step's LCP (mcd_nslcp_build, one problem for both
+ * groups), solved by Lemke; returns the size of that LCP. */
+static int pair_whole_step(const mcd_model *m, double *F, int *nc)
+{
+    double q[14], qd[12];
+    const double tau[12] = {0};
+    pair_state(q, qd);
+    mcd_data *d = NULL;
+    mcd_contact_ws *cws = NULL;
+    mcd_nslcp_ws *w = NULL;
+    mcd_solver_ws *sws = NULL;
+    mcd_contact_point c[8];
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_contact_ws_create(m, d, 8, 4, &cws, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_nslcp_ws_create(8, 0, 2, &w, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
+    ck_assert_int_eq(box_grid_plane(NULL, m, d, q, c, 8, nc, NULL), MCD_OK);
+    const mcd_contact_options co = mcd_sim_default_options().contact;
+    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, PAIR_H, *nc, c, &co), MCD_OK);
+    ck_assert_int_eq(mcd_contact_group_count(cws), 2);
+    const mcd_nslcp_options o = mcd_nslcp_default_options();
+    mcd_error err = {0};
+    ck_assert_msg(mcd_nslcp_build(w, cws, *nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
+    mcd_mlcp p;
+    ck_assert_int_eq(mcd_nslcp_lcp(w, &p), MCD_OK);
+    ck_assert_int_eq(mcd_solver_ws_create(p.n, &sws, NULL), MCD_OK);
+    double z[64] = {0};
+    const mcd_solver_opts so = mcd_step_method_default_opts(MCD_METHOD_NSLCP_LEMKE);
+    ck_assert_msg(mcd_solve_mlcp(sws, MCD_SOLVER_MLCP_LEMKE, &p, &so, z, NULL, &err) == MCD_OK,
+                  "%s", err.msg);
+    ck_assert_msg(mcd_nslcp_take(w, cws, z, &err) == MCD_OK, "%s", err.msg);
+    for (int k = 0; k < *nc; k++) memcpy(F + 3 * k, mcd_contact_impulse(cws, k), 3 * sizeof *F);
+    const int n = p.n;
+    mcd_solver_ws_free(sws);
+    mcd_nslcp_ws_free(w);
+    mcd_contact_ws_free(cws);
+    mcd_data_free(d);
+    return n;
+}
+
+/* The pair stepped by method. */
+static mcd_sim *pair_sim(const mcd_model *m, mcd_step_method method)
+{
+    mcd_sim_options o = mcd_sim_default_options();
+    o.dt = PAIR_H;
+    o.solver = method;
+    o.solver_opts = mcd_step_method_default_opts(method);
+    mcd_sim *s = NULL;
+    mcd_error err = {0};
+    ck_assert_msg(mcd_sim_create(m, &o, &s, &err) == MCD_OK, "%s", err.msg);
+    mcd_sim_set_contact_provider(s, box_grid_plane, NULL);
+    double q[14], qd[12];
+    pair_state(q, qd);
+    ck_assert_int_eq(mcd_sim_set_state(s, q, qd, 0.0), MCD_OK);
+    return s;
+}
+
+/* The simulator builds and solves the non-singular LCP per independent
+ * group: after the pair's first step the LCP built last is one box's (4
+ * contacts (1 + 2 2) = 20, not the whole step's 40), and both methods'
+ * impulses are those of the whole step's LCP (block diagonal over the
+ * groups) within 1e-9 of the largest. */
+START_TEST(groups_are_solved_apart_as_the_whole)
+{
+    mcd_model *m = box_grid_model(2);
+    double Fw[24];
+    int nc = 0;
+    ck_assert_int_eq(pair_whole_step(m, Fw, &nc), 40);
+    ck_assert_int_eq(nc, 8);
+    double scale = 0.0;
+    for (int i = 0; i < 3 * nc; i++) scale = fmax(scale, fabs(Fw[i]));
+    ck_assert(scale > 0);
+    for (int meth = 0; meth < 2; meth++) {
+        const mcd_step_method method = meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE;
+        mcd_sim *s = pair_sim(m, method);
+        ck_assert_msg(mcd_sim_step(s, NULL) == MCD_OK, "%s", mcd_sim_error(s));
+        const mcd_contact_ws *cws = mcd_sim_contact_ws(s);
+        ck_assert_int_eq(mcd_contact_group_count(cws), 2);
+        ck_assert_int_eq(mcd_contact_count(cws), nc);
+        mcd_mlcp p;
+        ck_assert_int_eq(mcd_nslcp_lcp(mcd_sim_nslcp_ws(s), &p), MCD_OK);
+        ck_assert_int_eq(p.n, 20);
+        double dev = 0.0;
+        for (int k = 0; k < nc; k++)
+            for (int a = 0; a < 3; a++)
+                dev = fmax(dev, fabs(mcd_contact_impulse(cws, k)[a] - Fw[3 * k + a]));
+        ck_assert_msg(dev <= 1e-9 * scale, "%s: impulses %g from the whole step's (scale %g)",
+                      mcd_step_method_name(method), dev, scale);
+        mcd_sim_free(s);
+    }
+    mcd_model_free(m);
+}
+END_TEST
+
+/* The group functions report bad input: a group out of range, NULL, and a
+ * take of a group other than the one built. */
+START_TEST(group_arguments_are_checked)
+{
+    mcd_model *m = box_grid_model(2);
+    double q[14], qd[12];
+    const double tau[12] = {0};
+    pair_state(q, qd);
+    mcd_data *d = NULL;
+    mcd_contact_ws *cws = NULL;
+    mcd_nslcp_ws *w = NULL;
+    mcd_contact_point c[8];
+    int nc = 0;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_contact_ws_create(m, d, 8, 4, &cws, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_nslcp_ws_create(8, 0, 2, &w, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
+    ck_assert_int_eq(box_grid_plane(NULL, m, d, q, c, 8, &nc, NULL), MCD_OK);
+    const mcd_contact_options co = mcd_contact_default_options();
+    const mcd_nslcp_options o = mcd_nslcp_default_options();
+    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, PAIR_H, nc, c, &co), MCD_OK);
+    mcd_error err = {0};
+    ck_assert_int_eq(mcd_nslcp_setup(w, cws, nc, c, &o, &co, &err), MCD_OK);
+    const int bad[2] = {-1, 2};
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(mcd_nslcp_build_group(w, cws, bad[i], &err), MCD_ERR_ARG);
+        ck_assert_msg(strstr(err.msg, bad[i] < 0 ? "group -1" : "group 2"), "%s", err.msg);
+    }
+    ck_assert_int_eq(mcd_nslcp_build_group(NULL, cws, 0, &err), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_nslcp_build_group(w, NULL, 0, &err), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_nslcp_build_group(w, cws, 1, &err), MCD_OK);
+    double z[20] = {0};
+    ck_assert_int_eq(mcd_nslcp_take_group(w, cws, 0, z, &err), MCD_ERR_ARG);
+    ck_assert_int_eq(mcd_nslcp_take_group(w, cws, 1, NULL, &err), MCD_ERR_ARG);
+    mcd_nslcp_ws_free(w);
+    mcd_contact_ws_free(cws);
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
 /* The scenario's nslcp section: values read, defaults kept, errors located
  * with the key. */
 START_TEST(scenario_section)
@@ -497,13 +646,14 @@ START_TEST(bad_options_are_reported)
 END_TEST
 
 #if ALLOC_COUNTER_AVAILABLE
-/* The steps of both methods allocate nothing (sliding and sticking). */
+/* The steps of both methods allocate nothing (sliding and sticking; one
+ * group, the box, and two, the pair of boxes). */
 START_TEST(no_allocation_in_a_step)
 {
-    mcd_model *m = scene_box_model();
-    for (int meth = 0; meth < 2; meth++) {
-        mcd_sim *s =
-            box_sim(m, meth ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE, 1e-2, 1e-2, 2);
+    mcd_model *m = scene_box_model(), *pair = box_grid_model(2);
+    for (int run = 0; run < 4; run++) {
+        const mcd_step_method method = run % 2 ? MCD_METHOD_NSLCP_JUDICE : MCD_METHOD_NSLCP_LEMKE;
+        mcd_sim *s = run < 2 ? box_sim(m, method, 1e-2, 1e-2, 2) : pair_sim(pair, method);
         ck_assert_int_eq(mcd_sim_step(s, NULL), MCD_OK);
         alloc_counter_start();
         mcd_status r = MCD_OK;
@@ -514,6 +664,7 @@ START_TEST(no_allocation_in_a_step)
         mcd_sim_free(s);
     }
     mcd_model_free(m);
+    mcd_model_free(pair);
 }
 END_TEST
 #endif
@@ -531,6 +682,8 @@ static Suite *suite(void)
     tcase_add_test(tc, scenarios_run_with_both_methods);
     tcase_add_test(tc, more_directions_defeat_block_pivoting);
     tcase_add_test(tc, scenario_section);
+    tcase_add_test(tc, groups_are_solved_apart_as_the_whole);
+    tcase_add_test(tc, group_arguments_are_checked);
 #if ALLOC_COUNTER_AVAILABLE
     tcase_add_test(tc, no_allocation_in_a_step);
 #endif
