@@ -73,6 +73,11 @@ typedef struct mcd_nslcp_ws mcd_nslcp_ws;
 mcd_status mcd_nslcp_ws_create(int max_contacts, int nb, int max_dir, mcd_nslcp_ws **out,
                                mcd_error *err);
 void mcd_nslcp_ws_free(mcd_nslcp_ws *w);
+/* Makes dst remember the step that src's next set-up would match against
+ * (the friction forces of Eq. 42), so that a larger workspace made for a
+ * step with more contacts continues src's trajectory. MCD_ERR_ARG for
+ * NULL, MCD_ERR_CAPACITY if dst holds fewer contacts than that step. */
+mcd_status mcd_nslcp_ws_carry_memory(mcd_nslcp_ws *dst, const mcd_nslcp_ws *src, mcd_error *err);
 /* Largest LCP size of the workspace: max_contacts (1 + 2 max_dir). */
 int mcd_nslcp_capacity(const mcd_nslcp_ws *w);
 

@@ -352,6 +352,26 @@ static void next_step(mcd_nslcp_ws *w, int nc, const mcd_contact_point *c)
     }
 }
 
+mcd_status mcd_nslcp_ws_carry_memory(mcd_nslcp_ws *dst, const mcd_nslcp_ws *src, mcd_error *err)
+{
+    if (!dst || !src) return mcd_fail(err, MCD_ERR_ARG, "nslcp: NULL workspace");
+    /* the step that src's next set-up would match against (next_step) */
+    const int from_cur = step_taken(src);
+    const contact_memory *m = from_cur ? &src->cur : &src->prev;
+    const int n = from_cur ? src->nc : src->nprev;
+    if (n > dst->max_contacts)
+        return mcd_fail(err, MCD_ERR_CAPACITY,
+                        "nslcp: %d remembered contacts exceed the workspace's %d", n,
+                        dst->max_contacts);
+    memcpy(dst->cur.a, m->a, (size_t)n * sizeof *m->a);
+    memcpy(dst->cur.b, m->b, (size_t)n * sizeof *m->b);
+    memcpy(dst->cur.x, m->x, 3 * (size_t)n * sizeof *m->x);
+    memcpy(dst->cur.lt, m->lt, 3 * (size_t)n * sizeof *m->lt);
+    memset(dst->taken, 1, (size_t)n); /* dst's next set-up makes them its previous step */
+    dst->nc = n, dst->built = 0, dst->n = 0;
+    return MCD_OK;
+}
+
 static mcd_status check_setup(const mcd_nslcp_ws *w, const mcd_contact_ws *cws, int nc,
                               const mcd_contact_point *c, const mcd_nslcp_options *o,
                               const mcd_contact_options *copt, mcd_error *err)

@@ -4,7 +4,10 @@
  * provider reports more contacts than fit (MCD_ERR_CAPACITY). The capacity
  * starts at min(MCD_SIM_INITIAL_CONTACTS, max_contacts) and grows
  * geometrically up to the hard limit mcd_sim_options.max_contacts; a step
- * that does not need more allocates nothing. */
+ * that does not need more allocates nothing. State that outlives a step
+ * (the non-singular LCP's friction memory) is carried into the new
+ * workspaces; the warm start's record is not (a step after a growth
+ * starts cold, sim_warm.c). */
 #include "sim_internal.h"
 
 #include <stdint.h>
@@ -91,12 +94,14 @@ mcd_status mcd_sim_capacity_grow(mcd_sim *s, int needed)
     long long cap = 2 * (long long)old;
     if (cap < needed) cap = needed;
     if (cap > limit) cap = limit;
+    struct mcd_sim_nslcp *memory = mcd_sim_nslcp_detach(s); /* state kept across the growth */
     free_capacity(s);
     mcd_status st = make_capacity(s, (int)cap, &s->err);
-    if (st == MCD_OK) return MCD_OK;
+    if (st == MCD_OK) return mcd_sim_nslcp_carry(s, memory);
     free_capacity(s); /* back to the old size, which fitted before */
     mcd_error keep = s->err;
     if (make_capacity(s, old, &s->err) != MCD_OK) free_capacity(s);
     s->err = keep;
+    mcd_sim_nslcp_carry(s, memory); /* fits: the old size held it */
     return st;
 }

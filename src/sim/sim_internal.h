@@ -112,6 +112,12 @@ mcd_status mcd_sim_rest_contacts(mcd_sim *s, int n, mcd_error *err);
 mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_nslcp_free(mcd_sim *s);
 mcd_status mcd_sim_solve_nslcp(mcd_sim *s, mcd_step_stats *st);
+/* Capacity growth (sim_capacity.c): the workspace taken out of s before
+ * the contact-sized workspaces are made again (NULL if none), and its
+ * friction memory (Eq. 42 of the paper) carried into the new one, after
+ * which it is freed. */
+struct mcd_sim_nslcp *mcd_sim_nslcp_detach(mcd_sim *s);
+mcd_status mcd_sim_nslcp_carry(mcd_sim *s, struct mcd_sim_nslcp *old);
 
 /* The solve of one group g of the step (contact.h): its problem solved,
  * its impulses taken when usable, the solver's iterations, residual and

@@ -57,6 +57,24 @@ mcd_status mcd_sim_nslcp_create(mcd_sim *s, mcd_error *err)
     return st; /* on failure mcd_sim_create frees through mcd_sim_nslcp_free */
 }
 
+struct mcd_sim_nslcp *mcd_sim_nslcp_detach(mcd_sim *s)
+{
+    struct mcd_sim_nslcp *p = s->nslcp;
+    s->nslcp = NULL;
+    return p;
+}
+
+mcd_status mcd_sim_nslcp_carry(mcd_sim *s, struct mcd_sim_nslcp *old)
+{
+    mcd_status st = MCD_OK;
+    if (old && s->nslcp) st = mcd_nslcp_ws_carry_memory(s->nslcp->ws, old->ws, &s->err);
+    struct mcd_sim_nslcp *now = s->nslcp;
+    s->nslcp = old;
+    mcd_sim_nslcp_free(s);
+    s->nslcp = now;
+    return st;
+}
+
 mcd_nslcp_ws *mcd_sim_nslcp_ws(struct mcd_sim *s)
 {
     return s && s->nslcp ? s->nslcp->ws : NULL;

@@ -590,6 +590,74 @@ START_TEST(group_arguments_are_checked)
 }
 END_TEST
 
+/* The friction memory of Eq. (42) carried into a larger workspace (the
+ * simulator's capacity growth, sim_capacity.c): after one step of the
+ * pair with box 1 creeping (sticking, a friction force to remember), the
+ * next step's LCP built in the workspace that received the memory is the
+ * one of the workspace that made the step, bit for bit, and not that of a
+ * fresh workspace, which forgets the force. */
+START_TEST(friction_memory_is_carried)
+{
+    mcd_model *m = box_grid_model(2);
+    double q[14], qd[12];
+    const double tau[12] = {0};
+    pair_state(q, qd);
+    qd[7] = 5e-4; /* box 1 creeps along y below v_th: sticking */
+    mcd_data *d = NULL;
+    mcd_contact_ws *cws = NULL;
+    mcd_nslcp_ws *w[3] = {NULL, NULL, NULL}; /* the stepping one, the carried, a fresh one */
+    mcd_solver_ws *sws = NULL;
+    mcd_contact_point c[8];
+    int nc = 0;
+    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_contact_ws_create(m, d, 8, 4, &cws, NULL), MCD_OK);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(mcd_nslcp_ws_create(i ? 16 : 8, 0, 2, &w[i], NULL), MCD_OK);
+    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
+    ck_assert_int_eq(box_grid_plane(NULL, m, d, q, c, 8, &nc, NULL), MCD_OK);
+    const mcd_contact_options co = mcd_sim_default_options().contact;
+    const mcd_nslcp_options o = mcd_nslcp_default_options();
+    mcd_error err = {0};
+    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, PAIR_H, nc, c, &co), MCD_OK);
+    ck_assert_msg(mcd_nslcp_build(w[0], cws, nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
+    mcd_mlcp p;
+    ck_assert_int_eq(mcd_nslcp_lcp(w[0], &p), MCD_OK);
+    ck_assert_int_eq(mcd_solver_ws_create(p.n, &sws, NULL), MCD_OK);
+    double z[64] = {0};
+    const mcd_solver_opts so = mcd_step_method_default_opts(MCD_METHOD_NSLCP_LEMKE);
+    ck_assert_msg(mcd_solve_mlcp(sws, MCD_SOLVER_MLCP_LEMKE, &p, &so, z, NULL, &err) == MCD_OK,
+                  "%s", err.msg);
+    ck_assert_msg(mcd_nslcp_take(w[0], cws, z, &err) == MCD_OK, "%s", err.msg);
+    ck_assert_msg(mcd_nslcp_ws_carry_memory(w[1], w[0], &err) == MCD_OK, "%s", err.msg);
+    ck_assert_int_eq(mcd_nslcp_ws_carry_memory(NULL, w[0], &err), MCD_ERR_ARG);
+    double qn[3][64];
+    int n = 0;
+    for (int i = 0; i < 3; i++) { /* the next step, from the same set-up */
+        ck_assert_msg(mcd_nslcp_build(w[i], cws, nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
+        ck_assert_int_eq(mcd_nslcp_lcp(w[i], &p), MCD_OK);
+        memcpy(qn[i], p.q, (size_t)p.n * sizeof *p.q);
+        n = p.n;
+    }
+    double carried = 0.0, fresh = 0.0;
+    for (int j = 0; j < n; j++)
+        carried = fmax(carried, fabs(qn[1][j] - qn[0][j])),
+        fresh = fmax(fresh, fabs(qn[2][j] - qn[0][j]));
+    ck_assert_msg(carried == 0.0, "carried memory: q differs by %g", carried);
+    ck_assert_msg(fresh > 1e-9, "a fresh workspace should forget the force (q differs by %g)",
+                  fresh);
+    mcd_nslcp_ws *small = NULL; /* holds 2 of the 8 remembered contacts */
+    ck_assert_int_eq(mcd_nslcp_ws_create(2, 0, 2, &small, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_nslcp_ws_carry_memory(small, w[0], &err), MCD_ERR_CAPACITY);
+    ck_assert_msg(strstr(err.msg, "8 remembered contacts"), "%s", err.msg);
+    mcd_nslcp_ws_free(small);
+    mcd_solver_ws_free(sws);
+    for (int i = 0; i < 3; i++) mcd_nslcp_ws_free(w[i]);
+    mcd_contact_ws_free(cws);
+    mcd_data_free(d);
+    mcd_model_free(m);
+}
+END_TEST
+
 /* The scenario's nslcp section: values read, defaults kept, errors located
  * with the key. */
 START_TEST(scenario_section)
@@ -684,6 +752,7 @@ static Suite *suite(void)
     tcase_add_test(tc, scenario_section);
     tcase_add_test(tc, groups_are_solved_apart_as_the_whole);
     tcase_add_test(tc, group_arguments_are_checked);
+    tcase_add_test(tc, friction_memory_is_carried);
 #if ALLOC_COUNTER_AVAILABLE
     tcase_add_test(tc, no_allocation_in_a_step);
 #endif
