@@ -117,6 +117,13 @@ mcd_status mcd_nslcp_take(mcd_nslcp_ws *w, mcd_contact_ws *cws, const double *z,
  * n = 0 after a set-up and before a build). */
 mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out);
 
+/* A start for the problem built last (z: its n unknowns), from the
+ * previous step's solution: each contact matched to a previous one (the
+ * match of Eq. 42) starts at that contact's p_n, and at its (w_up, w_lo)
+ * when it has the same mode and number of directions; the others at 0.
+ * Returns the number of contacts matched (0 also for NULL or nothing
+ * built: z is then untouched). */
+int mcd_nslcp_start(const mcd_nslcp_ws *w, double *z);
 /* Step contact k's mode (1 sliding, 0 sticking) and number of directions
  * after the set-up, and the velocity parameters (w_up, w_lo) of its
  * direction j once its problem is taken (else MCD_ERR_ARG). */

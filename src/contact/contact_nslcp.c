@@ -19,11 +19,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per contact of a step: its bodies, position and world friction force. */
+/* Per contact of a step: its bodies, position and world friction force,
+ * and its solution (the warm start, mcd_nslcp_start): p_n, its mode and
+ * directions, and (w_up, w_lo) of each direction. */
 typedef struct contact_memory {
     int *a, *b;
     double *x, *lt; /* 3 per contact */
+    double *pn;     /* per contact */
+    double *vel;    /* 2 max_dir per contact */
+    int *ndir;      /* per contact */
+    unsigned char *sliding;
 } contact_memory;
+
+static void memory_free(contact_memory *m)
+{
+    free(m->a), free(m->b), free(m->x), free(m->lt), free(m->pn), free(m->vel), free(m->ndir);
+    free(m->sliding);
+}
+
+/* Storage for c contacts of max_dir directions; 0 when out of memory. */
+static int memory_alloc(contact_memory *m, size_t c, size_t max_dir)
+{
+    m->a = malloc(c * sizeof *m->a), m->b = malloc(c * sizeof *m->b);
+    m->x = malloc(3 * c * sizeof *m->x), m->lt = malloc(3 * c * sizeof *m->lt);
+    m->pn = malloc(c * sizeof *m->pn), m->vel = malloc(2 * c * max_dir * sizeof *m->vel);
+    m->ndir = malloc(c * sizeof *m->ndir), m->sliding = malloc(c);
+    return m->a && m->b && m->x && m->lt && m->pn && m->vel && m->ndir && m->sliding;
+}
+
+/* The first n contacts of src into dst (max_dir directions each). */
+static void memory_copy(contact_memory *dst, const contact_memory *src, size_t n, size_t max_dir)
+{
+    memcpy(dst->a, src->a, n * sizeof *src->a), memcpy(dst->b, src->b, n * sizeof *src->b);
+    memcpy(dst->x, src->x, 3 * n * sizeof *src->x),
+        memcpy(dst->lt, src->lt, 3 * n * sizeof *src->lt);
+    memcpy(dst->pn, src->pn, n * sizeof *src->pn),
+        memcpy(dst->ndir, src->ndir, n * sizeof *src->ndir);
+    memcpy(dst->sliding, src->sliding, n);
+    memcpy(dst->vel, src->vel, 2 * n * max_dir * sizeof *src->vel);
+}
 
 struct mcd_nslcp_ws {
     int max_contacts, nb, max_dir, max_n, max_free;
@@ -37,8 +71,8 @@ struct mcd_nslcp_ws {
     double *eps_n, *eps_t;  /* per contact: Eq. (40) */
     double *d;              /* 3 per contact (n, f, o): Eq. (41)-(42) */
     double *back;           /* 3 per contact: position moved back by h nu- */
-    double *vel;            /* 2 max_dir per contact: (w_up, w_lo) of each direction, taken */
     unsigned char *taken;   /* per contact: its problem's solution taken */
+    int *match;             /* per contact: the previous step's contact matched, or -1 */
     /* the problem built last: group g, or the whole step (g = -1) */
     int built, g;
     mcd_contact_block blk;   /* its rows and W block */
@@ -106,11 +140,10 @@ void mcd_nslcp_ws_free(mcd_nslcp_ws *w)
 {
     if (!w) return;
     free(w->dir), free(w->mu_dir), free(w->ndir), free(w->sliding), free(w->eps_n);
-    free(w->eps_t), free(w->d), free(w->back), free(w->vel), free(w->taken), free(w->contact);
+    free(w->eps_t), free(w->d), free(w->back), free(w->taken), free(w->contact);
     free(w->off), free(w->M), free(w->q), free(w->lo), free(w->hi), free(w->Aff), free(w->B);
-    free(w->Y), free(w->y0), free(w->x), free(w->r), free(w->prev.a), free(w->prev.b);
-    free(w->cur.a), free(w->cur.b), free(w->prev.x), free(w->prev.lt), free(w->cur.x);
-    free(w->cur.lt);
+    free(w->Y), free(w->y0), free(w->x), free(w->r), free(w->match);
+    memory_free(&w->prev), memory_free(&w->cur);
     free(w);
 }
 
@@ -135,7 +168,7 @@ mcd_status mcd_nslcp_ws_create(int max_contacts, int nb, int max_dir, mcd_nslcp_
     w->ndir = malloc(c * sizeof *w->ndir), w->sliding = malloc(c);
     w->eps_n = malloc(c * sizeof *w->eps_n), w->eps_t = malloc(c * sizeof *w->eps_t);
     w->d = malloc(3 * c * sizeof *w->d), w->back = malloc(3 * c * sizeof *w->back);
-    w->vel = malloc(2 * dc * sizeof *w->vel), w->taken = calloc(c, 1);
+    w->taken = calloc(c, 1);
     w->contact = malloc(c * sizeof *w->contact), w->off = malloc(c * sizeof *w->off);
     w->M = malloc(n * n * sizeof *w->M), w->q = malloc(n * sizeof *w->q);
     w->lo = malloc(n * sizeof *w->lo), w->hi = malloc(n * sizeof *w->hi);
@@ -143,15 +176,12 @@ mcd_status mcd_nslcp_ws_create(int max_contacts, int nb, int max_dir, mcd_nslcp_
     w->B = malloc(f * n * sizeof *w->B), w->Y = malloc(f * n * sizeof *w->Y);
     w->y0 = malloc(f * sizeof *w->y0), w->x = malloc(f * sizeof *w->x);
     w->r = malloc(((size_t)nb + 3 * c) * sizeof *w->r);
-    w->prev.a = malloc(c * sizeof *w->prev.a), w->prev.b = malloc(c * sizeof *w->prev.b);
-    w->cur.a = malloc(c * sizeof *w->cur.a), w->cur.b = malloc(c * sizeof *w->cur.b);
-    w->prev.x = malloc(3 * c * sizeof *w->prev.x), w->prev.lt = malloc(3 * c * sizeof *w->prev.lt);
-    w->cur.x = malloc(3 * c * sizeof *w->cur.x), w->cur.lt = malloc(3 * c * sizeof *w->cur.lt);
+    w->match = malloc(c * sizeof *w->match);
+    const int memory =
+        memory_alloc(&w->prev, c, (size_t)max_dir) && memory_alloc(&w->cur, c, (size_t)max_dir);
     if (!w->dir || !w->mu_dir || !w->ndir || !w->sliding || !w->eps_n || !w->eps_t || !w->d ||
-        !w->back || !w->vel || !w->taken || !w->contact || !w->off || !w->M || !w->q || !w->lo ||
-        !w->hi || !w->Aff || !w->B || !w->Y || !w->y0 || !w->x || !w->r || !w->prev.a ||
-        !w->prev.b || !w->cur.a || !w->cur.b || !w->prev.x || !w->prev.lt || !w->cur.x ||
-        !w->cur.lt) {
+        !w->back || !w->taken || !w->contact || !w->off || !w->M || !w->q || !w->lo || !w->hi ||
+        !w->Aff || !w->B || !w->Y || !w->y0 || !w->x || !w->r || !w->match || !memory) {
         mcd_nslcp_ws_free(w);
         return mcd_fail(err, MCD_ERR_NOMEM, "out of memory");
     }
@@ -167,8 +197,8 @@ int mcd_nslcp_capacity(const mcd_nslcp_ws *w)
 /* The previous step's friction force [N] of contact k, in (f, o): that of
  * the nearest previous contact of the same bodies within match_distance of
  * the point moved back by h nu-; zero if none. */
-static void previous_force(const mcd_nslcp_ws *w, const mcd_contact_ws *cws,
-                           const mcd_contact_point *c, int k, double dist, double lt[2])
+static void previous_force(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_contact_point *c,
+                           int k, double dist, double lt[2])
 {
     int best = -1;
     double dmin = dist;
@@ -179,6 +209,7 @@ static void previous_force(const mcd_nslcp_ws *w, const mcd_contact_ws *cws,
         const double dj = mcd_v3_norm(dx);
         if (dj <= dmin) dmin = dj, best = j;
     }
+    w->match[k] = best;
     const double *F = cws->frame + 9 * k;
     lt[0] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_F, w->prev.lt + 3 * best);
     lt[1] = best < 0 ? 0.0 : mcd_v3_dot(F + 3 * MCD_AXIS_O, w->prev.lt + 3 * best);
@@ -359,14 +390,12 @@ mcd_status mcd_nslcp_ws_carry_memory(mcd_nslcp_ws *dst, const mcd_nslcp_ws *src,
     const int from_cur = step_taken(src);
     const contact_memory *m = from_cur ? &src->cur : &src->prev;
     const int n = from_cur ? src->nc : src->nprev;
-    if (n > dst->max_contacts)
+    if (n > dst->max_contacts || src->max_dir != dst->max_dir)
         return mcd_fail(err, MCD_ERR_CAPACITY,
-                        "nslcp: %d remembered contacts exceed the workspace's %d", n,
-                        dst->max_contacts);
-    memcpy(dst->cur.a, m->a, (size_t)n * sizeof *m->a);
-    memcpy(dst->cur.b, m->b, (size_t)n * sizeof *m->b);
-    memcpy(dst->cur.x, m->x, 3 * (size_t)n * sizeof *m->x);
-    memcpy(dst->cur.lt, m->lt, 3 * (size_t)n * sizeof *m->lt);
+                        "nslcp: %d remembered contacts of %d directions exceed the "
+                        "workspace's %d of %d",
+                        n, src->max_dir, dst->max_contacts, dst->max_dir);
+    memory_copy(&dst->cur, m, (size_t)n, (size_t)src->max_dir);
     memset(dst->taken, 1, (size_t)n); /* dst's next set-up makes them its previous step */
     dst->nc = n, dst->built = 0, dst->n = 0;
     return MCD_OK;
@@ -463,6 +492,26 @@ mcd_status mcd_nslcp_lcp(mcd_nslcp_ws *w, mcd_mlcp *out)
     return MCD_OK;
 }
 
+int mcd_nslcp_start(const mcd_nslcp_ws *w, double *z)
+{
+    if (!w || !z || !w->built) return 0;
+    memset(z, 0, (size_t)w->n * sizeof *z);
+    int matched = 0;
+    for (int j = 0; j < w->blk.nc; j++) {
+        const int k = w->contact[j], p = w->match[k];
+        if (p < 0) continue;
+        matched++;
+        z[j] = w->prev.pn[p];
+        if (w->prev.ndir[p] != w->ndir[k] || w->prev.sliding[p] != w->sliding[k]) continue;
+        const double *v = w->prev.vel + 2 * (size_t)w->max_dir * p;
+        for (int l = 0; l < w->ndir[k]; l++) {
+            z[w->blk.nc + w->off[j] + l] = v[2 * l];
+            z[w->blk.nc + w->K + w->off[j] + l] = v[2 * l + 1];
+        }
+    }
+    return matched;
+}
+
 /* Per contact of the problem taken: its world friction force p_t / h (for
  * the next step's Eq. 42) and its velocity parameters. */
 static void remember(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const double *z)
@@ -474,7 +523,8 @@ static void remember(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const double *z
             w->cur.lt[3 * k + a] =
                 (p[MCD_ROW_F] * F[3 * MCD_AXIS_F + a] + p[MCD_ROW_O] * F[3 * MCD_AXIS_O + a]) /
                 w->h;
-        double *v = w->vel + 2 * (size_t)w->max_dir * k;
+        double *v = w->cur.vel + 2 * (size_t)w->max_dir * k;
+        w->cur.pn[k] = z[j], w->cur.ndir[k] = w->ndir[k], w->cur.sliding[k] = w->sliding[k];
         for (int l = 0; l < w->ndir[k]; l++) {
             v[2 * l] = z[w->blk.nc + w->off[j] + l];
             v[2 * l + 1] = z[w->blk.nc + w->K + w->off[j] + l];
@@ -537,7 +587,7 @@ mcd_status mcd_nslcp_velocity_params(const mcd_nslcp_ws *w, int k, int j, double
 {
     if (!w || !w_up || !w_lo || k < 0 || k >= w->nc || !w->taken[k] || j < 0 || j >= w->ndir[k])
         return MCD_ERR_ARG;
-    *w_up = w->vel[2 * (size_t)w->max_dir * k + 2 * j];
-    *w_lo = w->vel[2 * (size_t)w->max_dir * k + 2 * j + 1];
+    *w_up = w->cur.vel[2 * (size_t)w->max_dir * k + 2 * j];
+    *w_lo = w->cur.vel[2 * (size_t)w->max_dir * k + 2 * j + 1];
     return MCD_OK;
 }

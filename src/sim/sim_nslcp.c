@@ -96,17 +96,22 @@ static mcd_status solve_judice(mcd_sim *s, const mcd_mlcp *p, int *iterations, d
     return r;
 }
 
-static mcd_status solve_lemke(mcd_sim *s, const mcd_mlcp *p, int *iterations, double *residual,
-                              mcd_error *e)
+/* Lemke's method, from the previous step's solution (mcd_nslcp_start)
+ * when the warm start is on and some contact of group g matched: its
+ * complementary basis is Lemke's starting guess (lemke.h). */
+static mcd_status solve_lemke(mcd_sim *s, int g, const mcd_mlcp *p, int *iterations,
+                              double *residual, mcd_error *e)
 {
     mcd_solver_stats ss;
-    mcd_status r = mcd_solve_mlcp(s->nslcp->lemke, MCD_SOLVER_MLCP_LEMKE, p, &s->opt.solver_opts,
-                                  s->nslcp->z, &ss, e);
+    mcd_solver_opts o = s->opt.solver_opts;
+    o.warm_start = mcd_sim_warm_group(s, g) && mcd_nslcp_start(s->nslcp->ws, s->nslcp->z) > 0;
+    mcd_status r =
+        mcd_solve_mlcp(s->nslcp->lemke, MCD_SOLVER_MLCP_LEMKE, p, &o, s->nslcp->z, &ss, e);
     *iterations = ss.iterations, *residual = ss.error;
     return r;
 }
 
-/* Group g's LCP built, solved from zero and taken when usable
+/* Group g's LCP built, solved (from zero, or Lemke's warm start) and taken when usable
  * (mcd_sim_group_solve). */
 static mcd_status solve_group(mcd_sim *s, int g, int *iterations, double *residual, mcd_error *e)
 {
@@ -117,7 +122,7 @@ static mcd_status solve_group(mcd_sim *s, int g, int *iterations, double *residu
     mcd_nslcp_lcp(ns->ws, &p);
     memset(ns->z, 0, (size_t)p.n * sizeof *ns->z);
     r = s->opt.solver == MCD_METHOD_NSLCP_JUDICE ? solve_judice(s, &p, iterations, residual, e)
-                                                 : solve_lemke(s, &p, iterations, residual, e);
+                                                 : solve_lemke(s, g, &p, iterations, residual, e);
     if (mcd_sim_solution_usable(s, r) &&
         mcd_nslcp_take_group(ns->ws, s->cws, g, ns->z, e) != MCD_OK)
         r = MCD_ERR_NONFINITE;

@@ -595,7 +595,8 @@ END_TEST
  * pair with box 1 creeping (sticking, a friction force to remember), the
  * next step's LCP built in the workspace that received the memory is the
  * one of the workspace that made the step, bit for bit, and not that of a
- * fresh workspace, which forgets the force. */
+ * fresh workspace, which forgets the force; the warm start of both is the
+ * previous step's solution. */
 START_TEST(friction_memory_is_carried)
 {
     mcd_model *m = box_grid_model(2);
@@ -637,6 +638,11 @@ START_TEST(friction_memory_is_carried)
         ck_assert_int_eq(mcd_nslcp_lcp(w[i], &p), MCD_OK);
         memcpy(qn[i], p.q, (size_t)p.n * sizeof *p.q);
         n = p.n;
+        /* the warm start: the previous solution, every contact matched in
+         * the same mode; none in the fresh workspace */
+        double start[64];
+        ck_assert_int_eq(mcd_nslcp_start(w[i], start), i < 2 ? nc : 0);
+        for (int j = 0; j < n && i < 2; j++) ck_assert_double_eq(start[j], z[j]);
     }
     double carried = 0.0, fresh = 0.0;
     for (int j = 0; j < n; j++)
