@@ -224,7 +224,10 @@ int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z)
         row[0] = start[MCD_FC3D_N];
         friction_on_directions(start[MCD_FC3D_T1], start[MCD_FC3D_T2], first_direction(s, k), nf,
                                row + 1);
-        z[nb + nc * (nf + 1) + j] = s->warm->start_sigma[k];
+        /* sigma alone, with no beta (F_t projected to 0), would make the
+         * guessed basis singular: sigma's column is -E on the beta rows */
+        const int slides = hypot(start[MCD_FC3D_T1], start[MCD_FC3D_T2]) > 0;
+        z[nb + nc * (nf + 1) + j] = slides ? s->warm->start_sigma[k] : 0.0;
     }
     return 1;
 }

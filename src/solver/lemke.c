@@ -184,6 +184,8 @@
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
 #define LEMKE_PERTURBATION                                                                         \
     1e-11 /* after a cycle: b perturbed by up to twice this times max |b_i| */
+#define LEMKE_GUESS_PIVOT_TOL                                                                      \
+    1e-12 /* a warm start's guessed zeta_j with a smaller pivot stays nonbasic (choose_guess) */
 
 static int z0_index(int m)
 {
@@ -781,20 +783,85 @@ static void retry_strict(int m, const double *A, const double *b, int max_pivots
     if (lcp_residual(m, A, b, w, w->col) < residual) memcpy(zeta, w->col, (size_t)m * sizeof *zeta);
 }
 
-/* The guessed complementary basis: zeta_j basic in row j where
- * zeta_start_j > 0, else w_j; factored (w->B) and solved, x_B = B^{-1} b,
- * b' = b. 0 if it is singular. */
-static int guess_basis(int m, const double *A, const double *b, const double *zeta_start,
-                       const mcd_lemke_ws *w)
+/* Swaps rows and columns k and r of the p x p row-major S, and P[k], P[r]. */
+static void swap_principal(int p, double *S, int *P, int k, int r)
 {
-    for (int i = 0; i < m; i++) w->basis[i] = zeta_start[i] > 0 ? m + i : i;
+    if (k == r) return;
+    for (int j = 0; j < p; j++) {
+        double t = S[(size_t)k * p + j];
+        S[(size_t)k * p + j] = S[(size_t)r * p + j], S[(size_t)r * p + j] = t;
+    }
+    for (int i = 0; i < p; i++) {
+        double t = S[(size_t)i * p + k];
+        S[(size_t)i * p + k] = S[(size_t)i * p + r], S[(size_t)i * p + r] = t;
+    }
+    int t = P[k];
+    P[k] = P[r], P[r] = t;
+}
+
+/* The guessed complementary basis: zeta_j basic in row j for j in a subset
+ * P' of P = {j: zeta_start_j > 0}, w_j elsewhere. The basis matrix is
+ * nonsingular iff A_P'P' is, and a pile's guess is not: its positive
+ * impulses outnumber the rank of W (statically indeterminate), and A_PP is
+ * singular up to rounding (the solution of such a basis had errors of
+ * 1e10..1e14). So P' is chosen by Gaussian elimination on A_PP with
+ * symmetric (diagonal) pivoting, the largest |Schur complement diagonal|
+ * first, stopping when it is below LEMKE_GUESS_PIVOT_TOL times the largest
+ * diagonal of A_PP: the eliminated ones are P'. O(|P|^3), in w->Binv
+ * (scratch) and w->ties (P). */
+static void choose_guess(int m, const double *A, const double *zeta_start, const mcd_lemke_ws *w)
+{
+    int p = 0, *P = w->ties;
+    for (int i = 0; i < m; i++) {
+        w->basis[i] = i;
+        if (zeta_start[i] > 0) P[p++] = i;
+    }
+    double *S = w->Binv, amax = 0.0;
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++) S[(size_t)i * p + j] = A[(size_t)P[i] * m + P[j]];
+    for (int i = 0; i < p; i++) amax = fmax(amax, fabs(S[(size_t)i * p + i]));
+    for (int k = 0; k < p; k++) {
+        int r = k;
+        for (int i = k + 1; i < p; i++)
+            if (fabs(S[(size_t)i * p + i]) > fabs(S[(size_t)r * p + r])) r = i;
+        const double pivot = S[(size_t)r * p + r];
+        if (!(fabs(pivot) > LEMKE_GUESS_PIVOT_TOL * amax)) return;
+        swap_principal(p, S, P, k, r);
+        w->basis[P[k]] = m + P[k];
+        for (int i = k + 1; i < p; i++) {
+            const double f = S[(size_t)i * p + k] / pivot;
+            if (f == 0) continue;
+            for (int j = k + 1; j < p; j++) S[(size_t)i * p + j] -= f * S[(size_t)k * p + j];
+        }
+    }
+}
+
+/* Factors the basis w->basis (w->B) and solves it, x_B = B^{-1} b, b' = b.
+ * 0 if it is singular. */
+static int solve_guess(int m, const double *A, const double *b, const mcd_lemke_ws *w)
+{
     if (!factor_basis(m, A, w)) return 0;
     solve_basic(m, b, w, w->xB);
     memcpy(w->xB + m, b, (size_t)m * sizeof *w->xB);
     return 1;
 }
 
-/* The warm path from the guessed basis B (guess_basis, factored in w->B):
+/* Whether the solved basis (solve_guess) is a solution: no x_i below
+ * -(LEMKE_ZERO_TOL + LEMKE_SHIFT_TOL) times the scale, and the point's
+ * residual (lcp_residual) <= LEMKE_SHIFT_TOL max |b_i|, the bar of the
+ * cold path's retry_strict; the point is then in zeta. */
+static int basis_solves(int m, const double *A, const double *b, const mcd_lemke_ws *w,
+                        double *zeta)
+{
+    const double b_max = mcd_dense_max_abs(m, b);
+    const double scale = fmax(b_max, mcd_dense_max_abs(m, w->xB));
+    for (int i = 0; i < m; i++)
+        if (w->xB[i] < -shift_allowance(scale, 0.0)) return 0;
+    extract(m, w, zeta);
+    return lcp_residual(m, A, b, w, zeta) <= LEMKE_SHIFT_TOL * b_max;
+}
+
+/* The warm path from the guessed basis B (solve_guess, factored in w->B):
  * covering vector d = B e, so that B^{-1} d = e and z0's column -d enters
  * as -e, as on the cold path from {w}: x_B + z0 e >= 0 for z0 >= -min x_B
  * (Lemke's scheme with a covering vector d, Cottle, Pang and Stone, The
@@ -824,34 +891,29 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
     return walk_path(m, A, b, max_pivots, w, rule, error / scale, pivots, &end);
 }
 
-/* The warm start of mcd_lemke (lemke.h): the guessed basis, if it solves
- * the LCP as it is (no x_i below -(LEMKE_ZERO_TOL + LEMKE_SHIFT_TOL) times
- * the scale), else the warm path from it. Returns whether zeta holds a
- * point of residual <= LEMKE_SHIFT_TOL max |b_i| (lcp_residual), the bar
- * of the cold path's retry_strict; pivots counts the warm path's pivots. */
+/* The warm start of mcd_lemke (lemke.h). The guessed basis (zeta_j basic
+ * where zeta_start_j > 0), if it solves the LCP as it is (basis_solves):
+ * the previous solution's basis. Else its well-conditioned part
+ * (choose_guess), if that solves it, or the warm path from it if that
+ * ends on a point that does. Returns whether zeta holds such a point,
+ * counting in w->warm_ends how it ended; pivots counts the warm path's. */
 static int solved_from_guess(int m, const double *A, const double *b, const double *zeta_start,
                              int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
     mcd_lemke_warm_ends *ends = w->warm_ends, ignored;
     if (!ends) ends = &ignored;
-    const double b_max = mcd_dense_max_abs(m, b);
-    int solved = 0, *counter = &ends->fell_back;
-    if (guess_basis(m, A, b, zeta_start, w)) {
-        double scale = fmax(b_max, mcd_dense_max_abs(m, w->xB));
-        int at_start = 1;
-        for (int i = 0; i < m; i++) at_start &= w->xB[i] >= -shift_allowance(scale, 0.0);
-        if (at_start) {
-            counter = &ends->at_start;
-            solved = 1;
-        } else if (warm_path(m, A, b, max_pivots, w, pivots) == MCD_OK) {
+    for (int i = 0; i < m; i++) w->basis[i] = zeta_start[i] > 0 ? m + i : i;
+    int *counter = &ends->at_start;
+    int solved = solve_guess(m, A, b, w) && basis_solves(m, A, b, w, zeta);
+    if (!solved) {
+        choose_guess(m, A, zeta_start, w);
+        const int factored = solve_guess(m, A, b, w);
+        solved = factored && basis_solves(m, A, b, w, zeta);
+        if (factored && !solved && warm_path(m, A, b, max_pivots, w, pivots) == MCD_OK) {
             counter = &ends->by_path;
             refine(m, A, b, w);
-            solved = 1;
+            solved = basis_solves(m, A, b, w, zeta);
         }
-    }
-    if (solved) {
-        extract(m, w, zeta);
-        solved = lcp_residual(m, A, b, w, zeta) <= LEMKE_SHIFT_TOL * b_max;
     }
     if (!solved) counter = &ends->fell_back;
     ++*counter;
