@@ -900,7 +900,7 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
 static int solved_from_guess(int m, const double *A, const double *b, const double *zeta_start,
                              int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
-    mcd_lemke_warm_ends *ends = w->warm_ends, ignored;
+    mcd_lemke_warm_ends *ends = w->warm_ends, ignored = {0};
     if (!ends) ends = &ignored;
     for (int i = 0; i < m; i++) w->basis[i] = zeta_start[i] > 0 ? m + i : i;
     int *counter = &ends->at_start;

@@ -53,11 +53,13 @@ typedef struct mcd_lemke_ws {
  * zeta_start (m values, or NULL: the cold path from {w} alone) guesses the
  * solution's basis: zeta_j basic where zeta_start_j > 0, else w_j. If that
  * basis is nonsingular and its point solves the LCP, it is returned with
- * 0 pivots; else Lemke's path runs from it with the covering vector d =
- * B e (B its basis matrix); a point of that path is returned only if its
- * residual max_i |min(zeta_i, (A zeta + b)_i)| is <= 1e-10 max_i |b_i|.
- * Any other end (singular guess, ray, cycle, pivot cap, inaccurate point)
- * runs the cold path, pivots of both counted (lemke.c).
+ * 0 pivots; else its well-conditioned part (the zeta_j of a diagonally
+ * pivoted elimination of A_PP, P the guessed set), if its point solves
+ * the LCP, or else Lemke's path from it with the covering vector d = B e
+ * (B its basis matrix). A point counts as a solution only if its residual
+ * max_i |min(zeta_i, (A zeta + b)_i)| is <= 1e-10 max_i |b_i|. Any other
+ * end (singular basis, ray, cycle, pivot cap, inaccurate point) runs the
+ * cold path, pivots of both counted (lemke.c).
  * Returns MCD_OK, MCD_ERR_INFEASIBLE (ray termination: no admissible
  * pivot, the LCP has no solution when A is copositive-plus; a ray that
  * does not prove it is reported only after the strict path ends on one) or
