@@ -203,7 +203,7 @@ static void friction_on_directions(double Ff, double Fo, double first, int nf, d
     const double Ft = hypot(Ff, Fo), h = 2.0 * M_PI / nf;
     if (!(Ft > 0)) return;
     const double phi = fmod(fmod(atan2(Fo, Ff) - first, 2.0 * M_PI) + 2.0 * M_PI, 2.0 * M_PI);
-    const int l = (int)(phi / h) % nf;
+    const int l = phi / h < nf - 1 ? (int)(phi / h) : nf - 1; /* phi / h can round to nf */
     const double a = fmin(fmax(phi - l * h, 0.0), h);
     beta[l] = Ft * sin(h - a) / sin(h);
     beta[(l + 1) % nf] += Ft * sin(a) / sin(h);
