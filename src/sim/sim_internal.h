@@ -166,13 +166,15 @@ mcd_status mcd_sim_add_limits(mcd_sim *s, const double *q, int *n, mcd_error *er
  * (zero when warm start is off or none of the group's contacts matched)
  * and return whether it is a warm start; _group says whether group g is
  * warm started; _set_cold(s, 1) makes every start cold until
- * _set_cold(s, 0). */
+ * _set_cold(s, 0). _keep_mlcp keeps the slip speeds sigma of group g's
+ * MLCP solution z (its last nc rows), recorded with the impulses. */
 mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err);
 void mcd_sim_warm_free(mcd_sim *s);
 void mcd_sim_warm_match(mcd_sim *s);
 void mcd_sim_warm_record(mcd_sim *s);
 int mcd_sim_warm_fc3d(const mcd_sim *s, int g, const mcd_fc3d *p, double *r);
 int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z);
+void mcd_sim_warm_keep_mlcp(mcd_sim *s, int g, const mcd_mlcp *p, const double *z);
 int mcd_sim_warm_group(const mcd_sim *s, int g);
 void mcd_sim_warm_set_cold(mcd_sim *s, int cold);
 

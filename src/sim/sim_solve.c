@@ -81,6 +81,7 @@ static mcd_status solve_mlcp(mcd_sim *s, int g, int *iterations, double *residua
     r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, &ss, e);
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_mlcp(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
+    if (mcd_sim_solution_usable(s, r)) mcd_sim_warm_keep_mlcp(s, g, &p, s->z);
     *iterations = ss.iterations, *residual = ss.error;
     return r;
 }

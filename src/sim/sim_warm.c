@@ -14,9 +14,13 @@
  * start. Closure rows start at zero (their rows are not matched).
  *
  * Per formulation: the frictional-contact problems (MNCP, CCP, maximum
- * dissipation) start from (F_n, F_f, F_o) per contact; the MLCP from F_n
- * only, beta = 0 and sigma = 0: its friction directions are re-aligned to
- * each step's slip (contact.h), so last step's beta do not carry over.
+ * dissipation) start from (F_n, F_f, F_o) per contact; the MLCP from
+ * (F_n, beta, sigma): its friction directions are re-aligned to each
+ * step's slip (contact.h), so the friction impulse (F_f, F_o) is written
+ * on the step's own directions (mlcp_directions): beta >= 0 on the two
+ * that bracket it, 0 on the others; sigma, the slip speed, a frame-free
+ * scalar, is kept per contact from the MLCP solution's sigma rows
+ * (mcd_sim_warm_keep_mlcp) and recorded with the impulse.
  * A group none of whose contacts matched is solved cold, exactly as with
  * warm start off, and so is, a second time, a group whose warm-started
  * solve did not converge (sim_solve.c): a start near the previous step's
@@ -38,13 +42,16 @@
 #define MATCH_RADIUS 5e-3
 
 struct mcd_sim_warm {
-    int n;         /* contacts recorded */
-    int *pair;     /* 2 per recorded contact: body_a, body_b */
-    double *pos;   /* 3 per recorded contact: world point */
-    double *F;     /* 3 per recorded contact: impulse on A, world axes */
-    double *start; /* 3 per contact of the step: (F_n, F_f, F_o), its frame */
-    char *matched; /* per contact of the step */
-    int cold;      /* 1: the solves start cold (the retry of a failed warm solve) */
+    int n;               /* contacts recorded */
+    int *pair;           /* 2 per recorded contact: body_a, body_b */
+    double *pos;         /* 3 per recorded contact: world point */
+    double *F;           /* 3 per recorded contact: impulse on A, world axes */
+    double *sigma;       /* per recorded contact: the MLCP's slip speed sigma (0 if none) */
+    double *start;       /* 3 per contact of the step: (F_n, F_f, F_o), its frame */
+    double *start_sigma; /* per contact of the step: the matched sigma */
+    double *step_sigma;  /* per contact of the step: sigma of its MLCP solution */
+    char *matched;       /* per contact of the step */
+    int cold;            /* 1: the solves start cold (the retry of a failed warm solve) */
 };
 
 mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err)
@@ -56,9 +63,13 @@ mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err)
     w->pair = calloc(2 * cap + 1, sizeof *w->pair);
     w->pos = calloc(3 * cap + 1, sizeof *w->pos);
     w->F = calloc(3 * cap + 1, sizeof *w->F);
+    w->sigma = calloc(cap + 1, sizeof *w->sigma);
     w->start = calloc(MCD_FC3D_ROWS * cap + 1, sizeof *w->start);
+    w->start_sigma = calloc(cap + 1, sizeof *w->start_sigma);
+    w->step_sigma = calloc(cap + 1, sizeof *w->step_sigma);
     w->matched = calloc(cap + 1, sizeof *w->matched);
-    if (!w->pair || !w->pos || !w->F || !w->start || !w->matched)
+    if (!w->pair || !w->pos || !w->F || !w->sigma || !w->start || !w->start_sigma ||
+        !w->step_sigma || !w->matched)
         return mcd_fail(err, MCD_ERR_NOMEM, "warm start: out of memory");
     return MCD_OK;
 }
@@ -67,7 +78,8 @@ void mcd_sim_warm_free(mcd_sim *s)
 {
     struct mcd_sim_warm *w = s->warm;
     if (!w) return;
-    free(w->pair), free(w->pos), free(w->F), free(w->start), free(w->matched);
+    free(w->pair), free(w->pos), free(w->F), free(w->sigma), free(w->start);
+    free(w->start_sigma), free(w->step_sigma), free(w->matched);
     free(w);
     s->warm = NULL;
 }
@@ -115,6 +127,8 @@ void mcd_sim_warm_match(mcd_sim *s)
         double sign = 1.0;
         const int i = nearest(w, c, &sign);
         w->matched[k] = i >= 0;
+        w->start_sigma[k] = i >= 0 ? w->sigma[i] : 0.0;
+        w->step_sigma[k] = 0.0; /* until an MLCP solution gives it */
         if (i >= 0)
             start_in_frame(w->F + 3 * i, mcd_contact_frame(s->cws, k), c->mu, sign,
                            w->start + MCD_FC3D_ROWS * k);
@@ -134,6 +148,7 @@ void mcd_sim_warm_record(mcd_sim *s)
         for (int a = 0; a < 3; a++)
             F[a] = Fc[MCD_AXIS_F] * R[3 * MCD_AXIS_F + a] + Fc[MCD_AXIS_O] * R[3 * MCD_AXIS_O + a] +
                    Fc[MCD_AXIS_N] * R[3 * MCD_AXIS_N + a];
+        w->sigma[k] = w->step_sigma[k];
         w->pair[2 * k] = c->body_a, w->pair[2 * k + 1] = c->body_b;
         mcd_v3_copy(w->pos + 3 * k, c->pos);
     }
@@ -164,14 +179,62 @@ int mcd_sim_warm_fc3d(const mcd_sim *s, int g, const mcd_fc3d *p, double *r)
     return 1;
 }
 
+/* The angle of the first of contact k's MLCP friction directions in its
+ * (f, o) plane, the others following at 2 pi / nf: the rule of
+ * contact_setup.c's directions() (along -nu_t- of the pre-step velocity
+ * when aligned, else the fixed angle), which src/contact does not expose. */
+static double first_direction(const mcd_sim *s, int k)
+{
+    const mcd_contact_options *o = &s->opt.contact;
+    if (o->directions != MCD_DIRECTIONS_ALIGNED) return o->direction_angle;
+    const double *v = mcd_contact_velocity(s->cws, k);
+    return hypot(v[MCD_AXIS_F], v[MCD_AXIS_O]) > 1e-12 ? atan2(-v[MCD_AXIS_O], -v[MCD_AXIS_F])
+                                                       : 0.0;
+}
+
+/* beta (nf) of the friction impulse (F_f, F_o) on directions theta_l =
+ * first + l h, h = 2 pi / nf: in the sector [theta_l, theta_l + h) that
+ * holds its angle theta_l + a, F_t = beta_l d_l + beta_{l+1} d_{l+1} with
+ * beta_l = |F_t| sin(h - a) / sin h and beta_{l+1} = |F_t| sin a / sin h
+ * (the law of sines), the others 0. */
+static void friction_on_directions(double Ff, double Fo, double first, int nf, double *beta)
+{
+    memset(beta, 0, (size_t)nf * sizeof *beta);
+    const double Ft = hypot(Ff, Fo), h = 2.0 * M_PI / nf;
+    if (!(Ft > 0)) return;
+    const double phi = fmod(fmod(atan2(Fo, Ff) - first, 2.0 * M_PI) + 2.0 * M_PI, 2.0 * M_PI);
+    const int l = phi / h < nf - 1 ? (int)(phi / h) : nf - 1; /* phi / h can round to nf */
+    const double a = fmin(fmax(phi - l * h, 0.0), h);
+    beta[l] = Ft * sin(h - a) / sin(h);
+    beta[(l + 1) % nf] += Ft * sin(a) / sin(h);
+}
+
+/* The MLCP rows of a group (contact_problem.c): nb closure rows, then per
+ * contact (F_n, beta_1..beta_nf), then one sigma row per contact. */
 int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z)
 {
     memset(z, 0, (size_t)p->n * sizeof *z);
     if (!mcd_sim_warm_group(s, g)) return 0;
     const int nc = mcd_contact_group_ncontacts(s->cws, g), nf = s->opt.contact.nf;
     const int nb = p->n - nc * (nf + 2);
-    for (int j = 0; j < nc; j++)
-        z[nb + j * (nf + 1)] =
-            s->warm->start[MCD_FC3D_ROWS * mcd_contact_group_contact(s->cws, g, j) + MCD_FC3D_N];
+    for (int j = 0; j < nc; j++) {
+        const int k = mcd_contact_group_contact(s->cws, g, j);
+        const double *start = s->warm->start + MCD_FC3D_ROWS * k;
+        double *row = z + nb + j * (nf + 1);
+        row[0] = start[MCD_FC3D_N];
+        friction_on_directions(start[MCD_FC3D_T1], start[MCD_FC3D_T2], first_direction(s, k), nf,
+                               row + 1);
+        /* sigma alone, with no beta (F_t projected to 0), would make the
+         * guessed basis singular: sigma's column is -E on the beta rows */
+        const int slides = hypot(start[MCD_FC3D_T1], start[MCD_FC3D_T2]) > 0;
+        z[nb + nc * (nf + 1) + j] = slides ? s->warm->start_sigma[k] : 0.0;
+    }
     return 1;
+}
+
+void mcd_sim_warm_keep_mlcp(mcd_sim *s, int g, const mcd_mlcp *p, const double *z)
+{
+    const int nc = mcd_contact_group_ncontacts(s->cws, g), sigma_rows = p->n - nc;
+    for (int j = 0; j < nc; j++)
+        s->warm->step_sigma[mcd_contact_group_contact(s->cws, g, j)] = z[sigma_rows + j];
 }

@@ -184,6 +184,8 @@
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
 #define LEMKE_PERTURBATION                                                                         \
     1e-11 /* after a cycle: b perturbed by up to twice this times max |b_i| */
+#define LEMKE_GUESS_PIVOT_TOL                                                                      \
+    1e-12 /* a warm start's guessed zeta_j with a smaller pivot stays nonbasic (choose_guess) */
 
 static int z0_index(int m)
 {
@@ -194,10 +196,11 @@ static int complement(int m, int v)
     return v < m ? v + m : v - m;
 }
 
-/* Entry l of the tableau column of variable v: e_v, -A e_j or -e. */
-static double column_entry(int m, const double *A, int v, int l)
+/* Entry l of the tableau column of variable v: e_v, -A e_j or -d (d =
+ * w->cover: e on the cold path, B e on a warm one). */
+static double column_entry(int m, const double *A, const mcd_lemke_ws *w, int v, int l)
 {
-    return v < m ? (l == v) : v < 2 * m ? -A[(size_t)l * m + (v - m)] : -1.0;
+    return v < m ? (l == v) : v < 2 * m ? -A[(size_t)l * m + (v - m)] : -w->cover[l];
 }
 
 /* a = B^{-1} times the column of variable v. */
@@ -207,9 +210,9 @@ static void entering_column(int m, const double *A, const mcd_lemke_ws *w, int v
         for (int i = 0; i < m; i++) w->col[i] = w->Binv[(size_t)i * m + v];
         return;
     }
-    for (int l = 0; l < m; l++) w->tmp[l] = v < 2 * m ? A[(size_t)l * m + (v - m)] : 1.0;
+    for (int l = 0; l < m; l++) w->tmp[l] = v < 2 * m ? A[(size_t)l * m + (v - m)] : w->cover[l];
     mcd_dense_matvec(m, w->Binv, w->tmp, NULL, w->col);
-    for (int i = 0; i < m; i++) w->col[i] = -w->col[i]; /* columns -A e_j and -e */
+    for (int i = 0; i < m; i++) w->col[i] = -w->col[i]; /* columns -A e_j and -d */
 }
 
 /* Bound shift: raises a negative x_i to 0 and adds the change times the
@@ -225,17 +228,17 @@ static void shift_to_zero(int m, const double *A, const mcd_lemke_ws *w, int i)
         bs[v] += dx;
         return;
     }
-    for (int l = 0; l < m; l++) bs[l] += dx * column_entry(m, A, v, l);
+    for (int l = 0; l < m; l++) bs[l] += dx * column_entry(m, A, w, v, l);
 }
 
 /* Rows l..l+3 of the residual of noise(): r_i = b'_i minus the terms t =
  * 0..nt-1 (x_t times entry i of a column -A e_j, j = col[t] < m, or of
- * -e, col[t] = m), each row's basic w_i (x_w[i], 0 if none) subtracted before its
- * term before[i]. The four rows' sums run side by side, each in its own
- * order: a single row's chain of dependent subtractions is bound by the
- * latency of an addition. */
-static void residual_rows(int m, const double *A, const double *bs, const int *col, const double *x,
-                          int nt, const int *before, const double *x_w, int l, double *r)
+ * z0's column -d, d = cover, col[t] = m), each row's basic w_i (x_w[i], 0 if none) subtracted
+ * before its term before[i]. The four rows' sums run side by side, each in its own order: a single
+ * row's chain of dependent subtractions is bound by the latency of an addition. */
+static void residual_rows(int m, const double *A, const double *cover, const double *bs,
+                          const int *col, const double *x, int nt, const int *before,
+                          const double *x_w, int l, double *r)
 {
     const double *A0 = A + (size_t)l * m, *A1 = A0 + m, *A2 = A1 + m, *A3 = A2 + m;
     double s0 = bs[l], s1 = bs[l + 1], s2 = bs[l + 2], s3 = bs[l + 3];
@@ -248,7 +251,8 @@ static void residual_rows(int m, const double *A, const double *bs, const int *c
         if (j < m) {
             s0 -= x[t] * -A0[j], s1 -= x[t] * -A1[j], s2 -= x[t] * -A2[j], s3 -= x[t] * -A3[j];
         } else {
-            s0 -= x[t] * -1.0, s1 -= x[t] * -1.0, s2 -= x[t] * -1.0, s3 -= x[t] * -1.0;
+            s0 -= x[t] * -cover[l], s1 -= x[t] * -cover[l + 1], s2 -= x[t] * -cover[l + 2],
+                s3 -= x[t] * -cover[l + 3];
         }
     }
     r[l] = fabs(before[l] >= nt ? s0 - x_w[l] : s0);
@@ -258,14 +262,15 @@ static void residual_rows(int m, const double *A, const double *bs, const int *c
 }
 
 /* Row l of the residual alone (residual_rows' rule). */
-static double residual_row(int m, const double *A, const double *bs, const int *col,
-                           const double *x, int nt, const int *before, const double *x_w, int l)
+static double residual_row(int m, const double *A, const double *cover, const double *bs,
+                           const int *col, const double *x, int nt, const int *before,
+                           const double *x_w, int l)
 {
     const double *Al = A + (size_t)l * m;
     double s = bs[l];
     for (int t = 0; t < nt; t++) {
         if (t == before[l]) s -= x_w[l];
-        s -= x[t] * (col[t] < m ? -Al[col[t]] : -1.0);
+        s -= x[t] * (col[t] < m ? -Al[col[t]] : -cover[l]);
     }
     return fabs(before[l] >= nt ? s - x_w[l] : s);
 }
@@ -312,8 +317,8 @@ static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, 
         }
     }
     int l = 0;
-    for (; l + 4 <= m; l += 4) residual_rows(m, A, bs, col, x, nt, before, x_w, l, r);
-    for (; l < m; l++) r[l] = residual_row(m, A, bs, col, x, nt, before, x_w, l);
+    for (; l + 4 <= m; l += 4) residual_rows(m, A, w->cover, bs, col, x, nt, before, x_w, l, r);
+    for (; l < m; l++) r[l] = residual_row(m, A, w->cover, bs, col, x, nt, before, x_w, l);
     *error = 0.0;
     for (int i = 0; i < m; i++) *error = fmax(*error, abs_row_times(m, w->Binv + (size_t)i * m, r));
 }
@@ -429,7 +434,8 @@ static uint64_t variable_key(int v)
     return x ^ (x >> 31);
 }
 
-/* The starting basis {w}: B^{-1} = I and x_B = b' = b + eps max_i |b_i| u,
+/* The starting basis {w}: B^{-1} = I, covering vector d = e and x_B = b' =
+ * b + eps max_i |b_i| u,
  * u_i in [1, 2) drawn from variable_key(i) (eps = 0: b' = b; see the top
  * of the file). */
 static void start_basis(int m, const double *b, double eps, const mcd_lemke_ws *w)
@@ -439,6 +445,7 @@ static void start_basis(int m, const double *b, double eps, const mcd_lemke_ws *
     for (int i = 0; i < m; i++) {
         w->Binv[(size_t)i * m + i] = 1.0;
         w->basis[i] = i;
+        w->cover[i] = 1.0;
         double u = 1.0 + 0x1p-53 * (double)(variable_key(i) >> 11);
         w->xB[m + i] = eps > 0 ? b[i] + eps * b_max * u : b[i];
     }
@@ -451,7 +458,7 @@ static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
 {
     for (int i = 0; i < m; i++) { /* column i of B */
         double *col = w->B + (size_t)i * m;
-        for (int l = 0; l < m; l++) col[l] = column_entry(m, A, w->basis[i], l);
+        for (int l = 0; l < m; l++) col[l] = column_entry(m, A, w, w->basis[i], l);
     }
     int info;
     dgetrf_(&m, &m, w->B, &m, w->ipiv, &info);
@@ -677,17 +684,19 @@ static int ray_certifies_infeasibility(int m, const double *A, const double *b,
     return 1;
 }
 
-/* One Lemke path from the start (mcd_lemke; rule as leaving_row); *end
- * says how it ended (path_end). */
-static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
-                             const mcd_lemke_ws *w, lemke_rule rule, int *pivots, path_end *end)
+/* A Lemke path from a complementary starting basis (w->basis, B^{-1},
+ * x_B = B^{-1} b', the covering vector d with B^{-1} d = e): z0 enters, the
+ * row of the lexicographically smallest x_i leaves, and so on (rule as
+ * leaving_row); lu_floor is the relative error estimate of the starting
+ * x_B (leaving_row). *end says how it ended (path_end). */
+static mcd_status walk_path(int m, const double *A, const double *b, int max_pivots,
+                            const mcd_lemke_ws *w, lemke_rule rule, double lu_floor, int *pivots,
+                            path_end *end)
 {
-    start_basis(m, b, rule.eps, w);
     int r = first_row(m, w->xB);
     int entering = z0_index(m), fresh = 1;
-    double lu_floor = 0.0; /* the starting basis, the identity, is exact */
     uint64_t basis_hash = 0;
-    for (int i = 0; i < m; i++) basis_hash ^= variable_key(i);
+    for (int i = 0; i < m; i++) basis_hash ^= variable_key(w->basis[i]);
     cycle_check cycle = {basis_hash ^ variable_key(2 * m + 1 + entering), 1, 1, 2L * m};
     *end = PATH_DONE;
     for (int k = 0;; k++) {
@@ -718,6 +727,15 @@ static mcd_status lemke_path(int m, const double *A, const double *b, int max_pi
         if (leaving == z0_index(m)) return MCD_OK;
         entering = complement(m, leaving);
     }
+}
+
+/* One Lemke path from the start {w} (mcd_lemke; rule as leaving_row). */
+static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
+                             const mcd_lemke_ws *w, lemke_rule rule, int *pivots, path_end *end)
+{
+    start_basis(m, b, rule.eps, w);
+    /* lu_floor 0: the starting basis, the identity, is exact */
+    return walk_path(m, A, b, max_pivots, w, rule, 0.0, pivots, end);
 }
 
 /* A Lemke path with Harris' ratio test; if it cycles, a path from the start
@@ -765,12 +783,151 @@ static void retry_strict(int m, const double *A, const double *b, int max_pivots
     if (lcp_residual(m, A, b, w, w->col) < residual) memcpy(zeta, w->col, (size_t)m * sizeof *zeta);
 }
 
-mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
-                     double *zeta, int *pivots)
+/* Swaps rows and columns k and r of the p x p row-major S, and P[k], P[r]. */
+static void swap_principal(int p, double *S, int *P, int k, int r)
+{
+    if (k == r) return;
+    for (int j = 0; j < p; j++) {
+        double t = S[(size_t)k * p + j];
+        S[(size_t)k * p + j] = S[(size_t)r * p + j], S[(size_t)r * p + j] = t;
+    }
+    for (int i = 0; i < p; i++) {
+        double t = S[(size_t)i * p + k];
+        S[(size_t)i * p + k] = S[(size_t)i * p + r], S[(size_t)i * p + r] = t;
+    }
+    int t = P[k];
+    P[k] = P[r], P[r] = t;
+}
+
+/* The guessed complementary basis: zeta_j basic in row j for j in a subset
+ * P' of P = {j: zeta_start_j > 0}, w_j elsewhere. The basis matrix is
+ * nonsingular iff A_P'P' is, and a pile's guess is not: its positive
+ * impulses outnumber the rank of W (statically indeterminate), and A_PP is
+ * singular up to rounding (the solution of such a basis had errors of
+ * 1e10..1e14). So P' is chosen by Gaussian elimination on A_PP with
+ * symmetric (diagonal) pivoting, the largest |Schur complement diagonal|
+ * first, stopping when it is below LEMKE_GUESS_PIVOT_TOL times the largest
+ * diagonal of A_PP: the eliminated ones are P'. O(|P|^3), in w->Binv
+ * (scratch) and w->ties (P). */
+static void choose_guess(int m, const double *A, const double *zeta_start, const mcd_lemke_ws *w)
+{
+    int p = 0, *P = w->ties;
+    for (int i = 0; i < m; i++) {
+        w->basis[i] = i;
+        if (zeta_start[i] > 0) P[p++] = i;
+    }
+    double *S = w->Binv, amax = 0.0;
+    for (int i = 0; i < p; i++)
+        for (int j = 0; j < p; j++) S[(size_t)i * p + j] = A[(size_t)P[i] * m + P[j]];
+    for (int i = 0; i < p; i++) amax = fmax(amax, fabs(S[(size_t)i * p + i]));
+    for (int k = 0; k < p; k++) {
+        int r = k;
+        for (int i = k + 1; i < p; i++)
+            if (fabs(S[(size_t)i * p + i]) > fabs(S[(size_t)r * p + r])) r = i;
+        const double pivot = S[(size_t)r * p + r];
+        if (!(fabs(pivot) > LEMKE_GUESS_PIVOT_TOL * amax)) return;
+        swap_principal(p, S, P, k, r);
+        w->basis[P[k]] = m + P[k];
+        for (int i = k + 1; i < p; i++) {
+            const double f = S[(size_t)i * p + k] / pivot;
+            if (f == 0) continue;
+            for (int j = k + 1; j < p; j++) S[(size_t)i * p + j] -= f * S[(size_t)k * p + j];
+        }
+    }
+}
+
+/* Factors the basis w->basis (w->B) and solves it, x_B = B^{-1} b, b' = b.
+ * 0 if it is singular. */
+static int solve_guess(int m, const double *A, const double *b, const mcd_lemke_ws *w)
+{
+    if (!factor_basis(m, A, w)) return 0;
+    solve_basic(m, b, w, w->xB);
+    memcpy(w->xB + m, b, (size_t)m * sizeof *w->xB);
+    return 1;
+}
+
+/* Whether the solved basis (solve_guess) is a solution: no x_i below
+ * -(LEMKE_ZERO_TOL + LEMKE_SHIFT_TOL) times the scale, and the point's
+ * residual (lcp_residual) <= LEMKE_SHIFT_TOL max |b_i|, the bar of the
+ * cold path's retry_strict; the point is then in zeta. */
+static int basis_solves(int m, const double *A, const double *b, const mcd_lemke_ws *w,
+                        double *zeta)
+{
+    const double b_max = mcd_dense_max_abs(m, b);
+    const double scale = fmax(b_max, mcd_dense_max_abs(m, w->xB));
+    for (int i = 0; i < m; i++)
+        if (w->xB[i] < -shift_allowance(scale, 0.0)) return 0;
+    extract(m, w, zeta);
+    return lcp_residual(m, A, b, w, zeta) <= LEMKE_SHIFT_TOL * b_max;
+}
+
+/* The warm path from the guessed basis B (solve_guess, factored in w->B):
+ * covering vector d = B e, so that B^{-1} d = e and z0's column -d enters
+ * as -e, as on the cold path from {w}: x_B + z0 e >= 0 for z0 >= -min x_B
+ * (Lemke's scheme with a covering vector d, Cottle, Pang and Stone, The
+ * Linear Complementarity Problem, 1992, section 4.4). This d need not be
+ * positive, and then a ray proves nothing; so Harris' test only, no second
+ * pass, no strict path: any end but a solution sends the caller to the
+ * cold path. B^{-1} from the LU. */
+static mcd_status warm_path(int m, const double *A, const double *b, int max_pivots,
+                            const mcd_lemke_ws *w, int *pivots)
+{
+    for (int l = 0; l < m; l++) { /* d_l = sum of the basic columns' entries l */
+        double d = 0.0;
+        for (int i = 0; i < m; i++) {
+            int v = w->basis[i];
+            d += v < m ? (l == v) : -A[(size_t)l * m + (v - m)];
+        }
+        w->cover[l] = d;
+    }
+    memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
+    for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
+    int info;
+    dgetrs_("T", &m, &m, w->B, &m, w->ipiv, w->Binv, &m, &info); /* as refactor */
+    double scale, error;
+    noise(m, A, w, &scale, &error);
+    path_end end;
+    lemke_rule rule = {INFINITY, 1, 0.0};
+    return walk_path(m, A, b, max_pivots, w, rule, error / scale, pivots, &end);
+}
+
+/* The warm start of mcd_lemke (lemke.h). The guessed basis (zeta_j basic
+ * where zeta_start_j > 0), if it solves the LCP as it is (basis_solves):
+ * the previous solution's basis. Else its well-conditioned part
+ * (choose_guess), if that solves it, or the warm path from it if that
+ * ends on a point that does. Returns whether zeta holds such a point,
+ * counting in w->warm_ends how it ended; pivots counts the warm path's. */
+static int solved_from_guess(int m, const double *A, const double *b, const double *zeta_start,
+                             int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
+{
+    mcd_lemke_warm_ends *ends = w->warm_ends, ignored = {0};
+    if (!ends) ends = &ignored;
+    for (int i = 0; i < m; i++) w->basis[i] = zeta_start[i] > 0 ? m + i : i;
+    int *counter = &ends->at_start;
+    int solved = solve_guess(m, A, b, w) && basis_solves(m, A, b, w, zeta);
+    if (!solved) {
+        choose_guess(m, A, zeta_start, w);
+        const int factored = solve_guess(m, A, b, w);
+        solved = factored && basis_solves(m, A, b, w, zeta);
+        if (factored && !solved && warm_path(m, A, b, max_pivots, w, pivots) == MCD_OK) {
+            counter = &ends->by_path;
+            refine(m, A, b, w);
+            solved = basis_solves(m, A, b, w, zeta);
+        }
+    }
+    if (!solved) counter = &ends->fell_back;
+    ++*counter;
+    return solved;
+}
+
+mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta_start,
+                     int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
     *pivots = 0;
     memset(zeta, 0, (size_t)m * sizeof *zeta);
     if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
+    if (zeta_start && solved_from_guess(m, A, b, zeta_start, max_pivots, w, zeta, pivots))
+        return MCD_OK;
     int strict;
     path_end end;
     mcd_status status = path_without_cycle(m, A, b, max_pivots, w, INFINITY, pivots, &strict, &end);

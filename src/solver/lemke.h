@@ -23,6 +23,14 @@
 
 #include "mcdyn/status.h"
 
+/* How warm starts ended (mcd_lemke with a guess; counters, incremented). */
+typedef struct mcd_lemke_warm_ends {
+    int at_start;  /* the guessed basis solved the LCP: no pivot */
+    int by_path;   /* the warm path from it solved it */
+    int fell_back; /* singular guess, a warm path that failed, or an inaccurate
+                      point: the cold path ran */
+} mcd_lemke_warm_ends;
+
 typedef struct mcd_lemke_ws {
     double *Binv;      /* m x m, row-major: inverse of the current basis matrix */
     double *B;         /* m x m: the basis matrix (column-major) and its LU */
@@ -35,18 +43,30 @@ typedef struct mcd_lemke_ws {
     double *noise_x;   /* 2m: noise()'s scratch (lemke.c) */
     int *noise_col;    /* m: noise()'s scratch */
     int *noise_before; /* m: noise()'s scratch */
+    double *cover;     /* m: the covering vector d, z0's column being -d (lemke.c) */
     int *refactors;    /* NULL, or incremented at each LU refactorization of the basis */
+    mcd_lemke_warm_ends *warm_ends; /* NULL, or counts how warm starts ended */
 } mcd_lemke_ws;
 
 /* Solves the LCP into zeta (m). pivots receives the number of pivots of
  * every pass; max_pivots bounds each pass.
+ * zeta_start (m values, or NULL: the cold path from {w} alone) guesses the
+ * solution's basis: zeta_j basic where zeta_start_j > 0, else w_j. If that
+ * basis is nonsingular and its point solves the LCP, it is returned with
+ * 0 pivots; else its well-conditioned part (the zeta_j of a diagonally
+ * pivoted elimination of A_PP, P the guessed set), if its point solves
+ * the LCP, or else Lemke's path from it with the covering vector d = B e
+ * (B its basis matrix). A point counts as a solution only if its residual
+ * max_i |min(zeta_i, (A zeta + b)_i)| is <= 1e-10 max_i |b_i|. Any other
+ * end (singular basis, ray, cycle, pivot cap, inaccurate point) runs the
+ * cold path, pivots of both counted (lemke.c).
  * Returns MCD_OK, MCD_ERR_INFEASIBLE (ray termination: no admissible
  * pivot, the LCP has no solution when A is copositive-plus; a ray that
  * does not prove it is reported only after the strict path ends on one) or
  * MCD_ERR_NOT_CONVERGED (max_pivots reached, or the strict path cycled).
  * On failure zeta holds the zeta part of the current almost-complementary
  * basic point. */
-mcd_status mcd_lemke(int m, const double *A, const double *b, int max_pivots, const mcd_lemke_ws *w,
-                     double *zeta, int *pivots);
+mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta_start,
+                     int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots);
 
 #endif

@@ -121,6 +121,14 @@ mcd_status mcd_mlcp_reduce(const mcd_mlcp *p, mcd_mlcp_reduced *r, mcd_error *er
     return MCD_OK;
 }
 
+void mcd_mlcp_lcp_start(const mcd_mlcp *p, const mcd_mlcp_reduced *r, const double *z, double *zeta)
+{
+    for (int k = 0; k < r->nc; k++) {
+        int c = r->comp_rows[k];
+        zeta[k] = r->sign[k] * (z[c] - row_bound(p, c, r->sign[k]));
+    }
+}
+
 void mcd_mlcp_expand(const mcd_mlcp *p, const mcd_mlcp_reduced *r, const double *zeta, double *z)
 {
     for (int k = 0; k < r->nc; k++) {

@@ -31,6 +31,12 @@ typedef struct mcd_mlcp_reduced {
  * below DBL_EPSILON), with a message. */
 mcd_status mcd_mlcp_reduce(const mcd_mlcp *p, mcd_mlcp_reduced *r, mcd_error *err);
 
+/* The LCP point zeta (nc) of an MLCP point z (n): zeta_k = s_k (z_c -
+ * beta_k) on the complementarity rows c = comp_rows[k] (the inverse of
+ * mcd_mlcp_expand there; a warm start's guess). */
+void mcd_mlcp_lcp_start(const mcd_mlcp *p, const mcd_mlcp_reduced *r, const double *z,
+                        double *zeta);
+
 /* z (n) from the LCP solution zeta (nc). */
 void mcd_mlcp_expand(const mcd_mlcp *p, const mcd_mlcp_reduced *r, const double *zeta, double *z);
 

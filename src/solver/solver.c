@@ -233,9 +233,14 @@ static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
         .noise_x = mcd_ws_vec(ws, 9),
         .noise_col = mcd_ws_ivec(ws, 6),
         .noise_before = mcd_ws_ivec(ws, 7),
+        .cover = mcd_ws_vec(ws, 10),
     };
-    double *zeta = mcd_ws_vec(ws, 6);
-    st = mcd_lemke(red.nc, red.A, red.b, o->max_iter, &lw, zeta, &stats->iterations);
+    double *zeta = mcd_ws_vec(ws, 6), *zeta_start = NULL;
+    if (o->warm_start) {
+        zeta_start = mcd_ws_vec(ws, 11);
+        mcd_mlcp_lcp_start(p, &red, z, zeta_start);
+    }
+    st = mcd_lemke(red.nc, red.A, red.b, zeta_start, o->max_iter, &lw, zeta, &stats->iterations);
     mcd_mlcp_expand(p, &red, zeta, z);
     return st;
 }

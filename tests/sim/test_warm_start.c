@@ -6,8 +6,9 @@
  * solve the same problem, and after it
  *  - the velocities agree to what the solver tolerance leaves free, and
  *  - the warm runs take fewer solver iterations in all than the cold ones.
- * Every method that warm starts is run (nslcp-* are pivoting methods and
- * always start cold). Then a box sliding to rest, whose frames and
+ * Every method that warm starts is run (mlcp-lemke from the guessed
+ * basis, src/solver/lemke.h; nslcp-* are pivoting methods and always
+ * start cold). Then a box sliding to rest, whose frames and
  * friction change from step to step: no step fails warm that converges
  * cold. */
 #include <check.h>
@@ -20,7 +21,7 @@
 
 static const mcd_step_method warm_methods[] = {
     MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MNCP_RLM,    MCD_METHOD_MNCP_PLM,
-    MCD_METHOD_CCP_PGS,      MCD_METHOD_CCP_APGD,     MCD_METHOD_MAXDISS_BGS,
+    MCD_METHOD_CCP_PGS,      MCD_METHOD_CCP_APGD,     MCD_METHOD_MAXDISS_BGS, MCD_METHOD_MLCP_LEMKE,
 };
 
 static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, int warm)

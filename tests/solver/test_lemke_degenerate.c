@@ -407,6 +407,7 @@ static void lemke_run_alloc(lemke_run *r, int m)
                           .col = d + 2 * m * m + 2 * m,
                           .tmp = d + 2 * m * m + 3 * m,
                           .noise_x = d + 2 * m * m + 4 * m,
+                          .cover = d + 2 * m * m + 6 * m,
                           .basis = i,
                           .ties = i + m,
                           .ipiv = i + 2 * m,
@@ -473,7 +474,7 @@ static void check_every_pivot(int m, const double *A, const double *b, const cha
     int *before = malloc((size_t)m * sizeof *before), left = -1, pivots = 0;
     for (int i = 0; i < m; i++) before[i] = i; /* the start: every w basic */
     for (int k = 1;; k++) {
-        mcd_status st = mcd_lemke(m, A, b, k, &r.w, zeta, &pivots);
+        mcd_status st = mcd_lemke(m, A, b, NULL, k, &r.w, zeta, &pivots);
         if (st != MCD_ERR_NOT_CONVERGED) {
             ck_assert_msg(st == MCD_OK, "%s: %s after %d pivots", what, mcd_status_str(st), pivots);
             break;
@@ -609,7 +610,7 @@ START_TEST(plate_lcp_refactorizes_only_when_the_error_grows)
     int refactors = 0, pivots = 0;
     r.w.refactors = &refactors;
     double *zeta = malloc((size_t)p.n * sizeof *zeta);
-    ck_assert_int_eq(mcd_lemke(p.n, p.M, p.q, 50 * p.n, &r.w, zeta, &pivots), MCD_OK);
+    ck_assert_int_eq(mcd_lemke(p.n, p.M, p.q, NULL, 50 * p.n, &r.w, zeta, &pivots), MCD_OK);
     check_solution(p.n, p.M, p.q, zeta, "plate64");
     ck_assert_msg(pivots > 0 && 10 * refactors <= pivots, "plate64: %d LUs in %d pivots", refactors,
                   pivots);
