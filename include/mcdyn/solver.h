@@ -138,7 +138,9 @@ int mcd_solver_ws_capacity(const mcd_solver_ws *ws);
  *
  * Solves an MLCP: z (n) receives the solution (and is the start point of
  * the PFB solvers when opts->warm_start; otherwise they start from 0
- * clamped into [lo, hi]; Lemke always starts from its own basis). opts
+ * clamped into [lo, hi]; Lemke starts from the basis {w}, or with
+ * opts->warm_start from the complementary basis z names, its positive
+ * entries basic, falling back to {w}: src/solver/lemke.h). opts
  * may be NULL (defaults of k). stats may be NULL. Non-convergence is
  * reported as a status (MCD_ERR_NOT_CONVERGED, MCD_ERR_INFEASIBLE for a
  * Lemke ray), with the best iterate (LM: least psi; Lemke: the last

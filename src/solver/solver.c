@@ -627,7 +627,7 @@ static mcd_status prepare_mlcp(const mcd_solver_ws *ws, mcd_solver_kind k, const
     mcd_status st = check_call(ws, k, 1, p->n, z, err);
     if (st == MCD_OK) st = mcd_mlcp_check(p, err);
     if (st == MCD_OK) st = resolve_opts(k, p->n, opts, o, err);
-    if (st == MCD_OK && k != MCD_SOLVER_MLCP_LEMKE) st = check_warm_start(k, o, p->n, z, err);
+    if (st == MCD_OK) st = check_warm_start(k, o, p->n, z, err);
     return st;
 }
 

@@ -82,14 +82,18 @@ START_TEST(nan_bounds_and_inverted_bounds)
 }
 END_TEST
 
+/* A non-finite start is bad input for every MLCP solver that reads it,
+ * Lemke's warm start included. */
 START_TEST(nan_in_warm_start)
 {
     mcd_mlcp p = lcp3();
-    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_PFB_RLM);
-    o.warm_start = 1;
-    double z[3] = {0, NAN, 0};
-    ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_PFB_RLM, &p, &o, z, NULL, NULL),
-                     MCD_ERR_NONFINITE);
+    const mcd_solver_kind kinds[2] = {MCD_SOLVER_MLCP_PFB_RLM, MCD_SOLVER_MLCP_LEMKE};
+    for (int i = 0; i < 2; i++) {
+        mcd_solver_opts o = mcd_solver_default_opts(kinds[i]);
+        o.warm_start = 1;
+        double z[3] = {0, NAN, 0};
+        ck_assert_int_eq(mcd_solve_mlcp(ws, kinds[i], &p, &o, z, NULL, NULL), MCD_ERR_NONFINITE);
+    }
 }
 END_TEST
 
