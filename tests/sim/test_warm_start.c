@@ -1,14 +1,14 @@
 /* Warm start (src/sim/sim_warm.c): a box resting on its four corners
  * (tests/common/contact_scenes.h, contacts in closed form) simulated twice
  * in lockstep, warm started and cold (warm_start = 0, the default of every
- * method but mncp-plm): before
+ * method but mncp-plm and the Lemke methods): before
  * every step the cold simulator is put in the warm one's state, so both
  * solve the same problem, and after it
  *  - the velocities agree to what the solver tolerance leaves free, and
  *  - the warm runs take fewer solver iterations in all than the cold ones.
  * Every method that warm starts is run (mlcp-lemke from the guessed
- * basis, src/solver/lemke.h; nslcp-* are pivoting methods and always
- * start cold). Then a box sliding to rest, whose frames and
+ * basis, src/solver/lemke.h; nslcp-lemke from its previous solution,
+ * mcd_nslcp_start; nslcp-judice always starts cold). Then a box sliding to rest, whose frames and
  * friction change from step to step: no step fails warm that converges
  * cold. */
 #include <check.h>
@@ -20,8 +20,9 @@
 #include "mcdyn/mcdyn.h"
 
 static const mcd_step_method warm_methods[] = {
-    MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MNCP_RLM,    MCD_METHOD_MNCP_PLM,
-    MCD_METHOD_CCP_PGS,      MCD_METHOD_CCP_APGD,     MCD_METHOD_MAXDISS_BGS, MCD_METHOD_MLCP_LEMKE,
+    MCD_METHOD_MLCP_PFB_RLM, MCD_METHOD_MLCP_PFB_PLM, MCD_METHOD_MNCP_RLM,
+    MCD_METHOD_MNCP_PLM,     MCD_METHOD_CCP_PGS,      MCD_METHOD_CCP_APGD,
+    MCD_METHOD_MAXDISS_BGS,  MCD_METHOD_MLCP_LEMKE,   MCD_METHOD_NSLCP_LEMKE,
 };
 
 static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, int warm)
@@ -29,8 +30,10 @@ static mcd_sim *make_sim(const mcd_model *m, mcd_step_method method, int warm)
     mcd_sim_options o = mcd_sim_default_options();
     o.solver = method;
     o.solver_opts = mcd_step_method_default_opts(method);
-    /* on by default for the default method only (sim_method.c) */
-    ck_assert_int_eq(o.solver_opts.warm_start, method == MCD_METHOD_MNCP_PLM);
+    /* on by default for the default method and Lemke's (sim_method.c) */
+    ck_assert_int_eq(o.solver_opts.warm_start, method == MCD_METHOD_MNCP_PLM ||
+                                                   method == MCD_METHOD_MLCP_LEMKE ||
+                                                   method == MCD_METHOD_NSLCP_LEMKE);
     o.solver_opts.warm_start = warm;
     o.impact_law = MCD_IMPACT_NEWTON;
     o.on_failure = MCD_ON_FAILURE_WARN;
