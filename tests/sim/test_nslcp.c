@@ -454,44 +454,75 @@ static void pair_state(double q[14], double qd[12])
     qd[1] = 1.0;
 }
 
-/* The impulses (F_f, F_o, F_n per contact, into F) of the pair's first
- * step from the whole step's LCP (mcd_nslcp_build, one problem for both
- * groups), solved by Lemke; returns the size of that LCP. */
-static int pair_whole_step(const mcd_model *m, double *F, int *nc)
+/* The pair's first step set up (8 contacts, two groups), box 1 creeping
+ * along y at creep [m/s]. */
+typedef struct pair_step {
+    mcd_data *d;
+    mcd_contact_ws *cws;
+    mcd_contact_point c[8];
+    int nc;
+    mcd_contact_options co;
+} pair_step;
+
+static void pair_step_open(const mcd_model *m, double creep, pair_step *ps)
 {
     double q[14], qd[12];
     const double tau[12] = {0};
     pair_state(q, qd);
-    mcd_data *d = NULL;
-    mcd_contact_ws *cws = NULL;
-    mcd_nslcp_ws *w = NULL;
-    mcd_solver_ws *sws = NULL;
-    mcd_contact_point c[8];
-    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_contact_ws_create(m, d, 8, 4, &cws, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_nslcp_ws_create(8, 0, 2, &w, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
-    ck_assert_int_eq(box_grid_plane(NULL, m, d, q, c, 8, nc, NULL), MCD_OK);
-    const mcd_contact_options co = mcd_sim_default_options().contact;
-    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, PAIR_H, *nc, c, &co), MCD_OK);
-    ck_assert_int_eq(mcd_contact_group_count(cws), 2);
+    qd[7] = creep;
+    *ps = (pair_step){.co = mcd_sim_default_options().contact};
+    ck_assert_int_eq(mcd_data_create(m, &ps->d, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_contact_ws_create(m, ps->d, 8, 4, &ps->cws, NULL), MCD_OK);
+    ck_assert_int_eq(mcd_forward_kinematics(m, ps->d, q), MCD_OK);
+    ck_assert_int_eq(box_grid_plane(NULL, m, ps->d, q, ps->c, 8, &ps->nc, NULL), MCD_OK);
+    ck_assert_int_eq(
+        mcd_contact_setup(m, ps->d, ps->cws, q, qd, tau, PAIR_H, ps->nc, ps->c, &ps->co), MCD_OK);
+}
+
+static void pair_step_close(pair_step *ps)
+{
+    mcd_contact_ws_free(ps->cws);
+    mcd_data_free(ps->d);
+}
+
+/* The whole step's LCP (mcd_nslcp_build, one problem for both groups)
+ * built in w, solved by Lemke into z (64) and taken; returns its size. */
+static int whole_step_solved(mcd_nslcp_ws *w, pair_step *ps, double *z)
+{
     const mcd_nslcp_options o = mcd_nslcp_default_options();
     mcd_error err = {0};
-    ck_assert_msg(mcd_nslcp_build(w, cws, *nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
+    ck_assert_msg(mcd_nslcp_build(w, ps->cws, ps->nc, ps->c, &o, &ps->co, &err) == MCD_OK, "%s",
+                  err.msg);
     mcd_mlcp p;
     ck_assert_int_eq(mcd_nslcp_lcp(w, &p), MCD_OK);
+    ck_assert_int_le(p.n, 64);
+    mcd_solver_ws *sws = NULL;
     ck_assert_int_eq(mcd_solver_ws_create(p.n, &sws, NULL), MCD_OK);
-    double z[64] = {0};
-    const mcd_solver_opts so = mcd_step_method_default_opts(MCD_METHOD_NSLCP_LEMKE);
+    memset(z, 0, 64 * sizeof *z);
+    const mcd_solver_opts so = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
     ck_assert_msg(mcd_solve_mlcp(sws, MCD_SOLVER_MLCP_LEMKE, &p, &so, z, NULL, &err) == MCD_OK,
                   "%s", err.msg);
-    ck_assert_msg(mcd_nslcp_take(w, cws, z, &err) == MCD_OK, "%s", err.msg);
-    for (int k = 0; k < *nc; k++) memcpy(F + 3 * k, mcd_contact_impulse(cws, k), 3 * sizeof *F);
-    const int n = p.n;
+    ck_assert_msg(mcd_nslcp_take(w, ps->cws, z, &err) == MCD_OK, "%s", err.msg);
     mcd_solver_ws_free(sws);
+    return p.n;
+}
+
+/* The impulses (F_f, F_o, F_n per contact, into F) of the pair's first
+ * step from the whole step's LCP; returns the size of that LCP. */
+static int pair_whole_step(const mcd_model *m, double *F, int *nc)
+{
+    pair_step ps;
+    pair_step_open(m, 0.0, &ps);
+    ck_assert_int_eq(mcd_contact_group_count(ps.cws), 2);
+    mcd_nslcp_ws *w = NULL;
+    ck_assert_int_eq(mcd_nslcp_ws_create(8, 0, 2, &w, NULL), MCD_OK);
+    double z[64];
+    const int n = whole_step_solved(w, &ps, z);
+    *nc = ps.nc;
+    for (int k = 0; k < ps.nc; k++)
+        memcpy(F + 3 * k, mcd_contact_impulse(ps.cws, k), 3 * sizeof *F);
     mcd_nslcp_ws_free(w);
-    mcd_contact_ws_free(cws);
-    mcd_data_free(d);
+    pair_step_close(&ps);
     return n;
 }
 
@@ -554,24 +585,14 @@ END_TEST
 START_TEST(group_arguments_are_checked)
 {
     mcd_model *m = box_grid_model(2);
-    double q[14], qd[12];
-    const double tau[12] = {0};
-    pair_state(q, qd);
-    mcd_data *d = NULL;
-    mcd_contact_ws *cws = NULL;
+    pair_step ps;
+    pair_step_open(m, 0.0, &ps);
+    mcd_contact_ws *cws = ps.cws;
     mcd_nslcp_ws *w = NULL;
-    mcd_contact_point c[8];
-    int nc = 0;
-    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_contact_ws_create(m, d, 8, 4, &cws, NULL), MCD_OK);
     ck_assert_int_eq(mcd_nslcp_ws_create(8, 0, 2, &w, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
-    ck_assert_int_eq(box_grid_plane(NULL, m, d, q, c, 8, &nc, NULL), MCD_OK);
-    const mcd_contact_options co = mcd_contact_default_options();
     const mcd_nslcp_options o = mcd_nslcp_default_options();
-    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, PAIR_H, nc, c, &co), MCD_OK);
     mcd_error err = {0};
-    ck_assert_int_eq(mcd_nslcp_setup(w, cws, nc, c, &o, &co, &err), MCD_OK);
+    ck_assert_int_eq(mcd_nslcp_setup(w, cws, ps.nc, ps.c, &o, &ps.co, &err), MCD_OK);
     const int bad[2] = {-1, 2};
     for (int i = 0; i < 2; i++) {
         ck_assert_int_eq(mcd_nslcp_build_group(w, cws, bad[i], &err), MCD_ERR_ARG);
@@ -584,8 +605,7 @@ START_TEST(group_arguments_are_checked)
     ck_assert_int_eq(mcd_nslcp_take_group(w, cws, 0, z, &err), MCD_ERR_ARG);
     ck_assert_int_eq(mcd_nslcp_take_group(w, cws, 1, NULL, &err), MCD_ERR_ARG);
     mcd_nslcp_ws_free(w);
-    mcd_contact_ws_free(cws);
-    mcd_data_free(d);
+    pair_step_close(&ps);
     mcd_model_free(m);
 }
 END_TEST
@@ -600,48 +620,30 @@ END_TEST
 START_TEST(friction_memory_is_carried)
 {
     mcd_model *m = box_grid_model(2);
-    double q[14], qd[12];
-    const double tau[12] = {0};
-    pair_state(q, qd);
-    qd[7] = 5e-4; /* box 1 creeps along y below v_th: sticking */
-    mcd_data *d = NULL;
-    mcd_contact_ws *cws = NULL;
+    pair_step ps;
+    pair_step_open(m, 5e-4, &ps);            /* box 1 creeps below v_th: sticking */
     mcd_nslcp_ws *w[3] = {NULL, NULL, NULL}; /* the stepping one, the carried, a fresh one */
-    mcd_solver_ws *sws = NULL;
-    mcd_contact_point c[8];
-    int nc = 0;
-    ck_assert_int_eq(mcd_data_create(m, &d, NULL), MCD_OK);
-    ck_assert_int_eq(mcd_contact_ws_create(m, d, 8, 4, &cws, NULL), MCD_OK);
     for (int i = 0; i < 3; i++)
         ck_assert_int_eq(mcd_nslcp_ws_create(i ? 16 : 8, 0, 2, &w[i], NULL), MCD_OK);
-    ck_assert_int_eq(mcd_forward_kinematics(m, d, q), MCD_OK);
-    ck_assert_int_eq(box_grid_plane(NULL, m, d, q, c, 8, &nc, NULL), MCD_OK);
-    const mcd_contact_options co = mcd_sim_default_options().contact;
-    const mcd_nslcp_options o = mcd_nslcp_default_options();
+    double z[64];
+    whole_step_solved(w[0], &ps, z);
     mcd_error err = {0};
-    ck_assert_int_eq(mcd_contact_setup(m, d, cws, q, qd, tau, PAIR_H, nc, c, &co), MCD_OK);
-    ck_assert_msg(mcd_nslcp_build(w[0], cws, nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
-    mcd_mlcp p;
-    ck_assert_int_eq(mcd_nslcp_lcp(w[0], &p), MCD_OK);
-    ck_assert_int_eq(mcd_solver_ws_create(p.n, &sws, NULL), MCD_OK);
-    double z[64] = {0};
-    const mcd_solver_opts so = mcd_step_method_default_opts(MCD_METHOD_NSLCP_LEMKE);
-    ck_assert_msg(mcd_solve_mlcp(sws, MCD_SOLVER_MLCP_LEMKE, &p, &so, z, NULL, &err) == MCD_OK,
-                  "%s", err.msg);
-    ck_assert_msg(mcd_nslcp_take(w[0], cws, z, &err) == MCD_OK, "%s", err.msg);
     ck_assert_msg(mcd_nslcp_ws_carry_memory(w[1], w[0], &err) == MCD_OK, "%s", err.msg);
     ck_assert_int_eq(mcd_nslcp_ws_carry_memory(NULL, w[0], &err), MCD_ERR_ARG);
+    const mcd_nslcp_options o = mcd_nslcp_default_options();
     double qn[3][64];
     int n = 0;
     for (int i = 0; i < 3; i++) { /* the next step, from the same set-up */
-        ck_assert_msg(mcd_nslcp_build(w[i], cws, nc, c, &o, &co, &err) == MCD_OK, "%s", err.msg);
+        ck_assert_msg(mcd_nslcp_build(w[i], ps.cws, ps.nc, ps.c, &o, &ps.co, &err) == MCD_OK, "%s",
+                      err.msg);
+        mcd_mlcp p;
         ck_assert_int_eq(mcd_nslcp_lcp(w[i], &p), MCD_OK);
         memcpy(qn[i], p.q, (size_t)p.n * sizeof *p.q);
         n = p.n;
         /* the warm start: the previous solution, every contact matched in
          * the same mode; none in the fresh workspace */
         double start[64];
-        ck_assert_int_eq(mcd_nslcp_start(w[i], start), i < 2 ? nc : 0);
+        ck_assert_int_eq(mcd_nslcp_start(w[i], start), i < 2 ? ps.nc : 0);
         for (int j = 0; j < n && i < 2; j++) ck_assert_double_eq(start[j], z[j]);
     }
     double carried = 0.0, fresh = 0.0;
@@ -656,10 +658,8 @@ START_TEST(friction_memory_is_carried)
     ck_assert_int_eq(mcd_nslcp_ws_carry_memory(small, w[0], &err), MCD_ERR_CAPACITY);
     ck_assert_msg(strstr(err.msg, "8 remembered contacts"), "%s", err.msg);
     mcd_nslcp_ws_free(small);
-    mcd_solver_ws_free(sws);
     for (int i = 0; i < 3; i++) mcd_nslcp_ws_free(w[i]);
-    mcd_contact_ws_free(cws);
-    mcd_data_free(d);
+    pair_step_close(&ps);
     mcd_model_free(m);
 }
 END_TEST
