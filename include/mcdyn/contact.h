@@ -239,6 +239,11 @@ int mcd_contact_count(const mcd_contact_ws *ws);
 const double *mcd_contact_impulse(const mcd_contact_ws *ws, int k);
 const double *mcd_contact_frame(const mcd_contact_ws *ws, int k);
 const double *mcd_contact_velocity(const mcd_contact_ws *ws, int k);
+/* The angle [rad] of contact k's first friction direction of the MLCP's
+ * polyhedral cone in its (f, o) plane, the others following at 2 pi / nf
+ * (contact.direction_mode: along -nu_t of the pre-step velocity, or the
+ * fixed angle); set by mcd_contact_setup. */
+double mcd_contact_direction_angle(const mcd_contact_ws *ws, int k);
 /* Closure impulses p_b (model->nclosure_rows entries). */
 const double *mcd_contact_closure_impulse(const mcd_contact_ws *ws);
 

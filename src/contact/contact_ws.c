@@ -151,6 +151,10 @@ const double *mcd_contact_velocity(const mcd_contact_ws *w, int k)
 {
     return w->out_velocity + 3 * k;
 }
+double mcd_contact_direction_angle(const mcd_contact_ws *w, int k)
+{
+    return w->theta[(size_t)w->max_nf * k];
+}
 const double *mcd_contact_closure_impulse(const mcd_contact_ws *w)
 {
     return w->impulse;

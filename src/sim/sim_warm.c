@@ -179,19 +179,6 @@ int mcd_sim_warm_fc3d(const mcd_sim *s, int g, const mcd_fc3d *p, double *r)
     return 1;
 }
 
-/* The angle of the first of contact k's MLCP friction directions in its
- * (f, o) plane, the others following at 2 pi / nf: the rule of
- * contact_setup.c's directions() (along -nu_t- of the pre-step velocity
- * when aligned, else the fixed angle), which src/contact does not expose. */
-static double first_direction(const mcd_sim *s, int k)
-{
-    const mcd_contact_options *o = &s->opt.contact;
-    if (o->directions != MCD_DIRECTIONS_ALIGNED) return o->direction_angle;
-    const double *v = mcd_contact_velocity(s->cws, k);
-    return hypot(v[MCD_AXIS_F], v[MCD_AXIS_O]) > 1e-12 ? atan2(-v[MCD_AXIS_O], -v[MCD_AXIS_F])
-                                                       : 0.0;
-}
-
 /* beta (nf) of the friction impulse (F_f, F_o) on directions theta_l =
  * first + l h, h = 2 pi / nf: in the sector [theta_l, theta_l + h) that
  * holds its angle theta_l + a, F_t = beta_l d_l + beta_{l+1} d_{l+1} with
@@ -222,8 +209,8 @@ int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z)
         const double *start = s->warm->start + MCD_FC3D_ROWS * k;
         double *row = z + nb + j * (nf + 1);
         row[0] = start[MCD_FC3D_N];
-        friction_on_directions(start[MCD_FC3D_T1], start[MCD_FC3D_T2], first_direction(s, k), nf,
-                               row + 1);
+        friction_on_directions(start[MCD_FC3D_T1], start[MCD_FC3D_T2],
+                               mcd_contact_direction_angle(s->cws, k), nf, row + 1);
         /* sigma alone, with no beta (F_t projected to 0), would make the
          * guessed basis singular: sigma's column is -E on the beta rows */
         const int slides = hypot(start[MCD_FC3D_T1], start[MCD_FC3D_T2]) > 0;
