@@ -17,10 +17,14 @@
  * dissipation) start from (F_n, F_f, F_o) per contact; the MLCP from
  * (F_n, beta, sigma): its friction directions are re-aligned to each
  * step's slip (contact.h), so the friction impulse (F_f, F_o) is written
- * on the step's own directions (mlcp_directions): beta >= 0 on the two
+ * on the step's own directions (friction_on_directions, from
+ * mcd_contact_direction_angle): beta >= 0 on the two
  * that bracket it, 0 on the others; sigma, the slip speed, a frame-free
  * scalar, is kept per contact from the MLCP solution's sigma rows
- * (mcd_sim_warm_keep_mlcp) and recorded with the impulse.
+ * (mcd_sim_warm_keep_mlcp) and recorded with the impulse. nslcp-lemke
+ * starts from its own friction memory instead (mcd_nslcp_start, matched
+ * as Eq. 42 of its paper matches), this file deciding only whether a
+ * group starts warm (mcd_sim_warm_group).
  * A group none of whose contacts matched is solved cold, exactly as with
  * warm start off, and so is, a second time, a group whose warm-started
  * solve did not converge (sim_solve.c): a start near the previous step's
