@@ -74,6 +74,5 @@ mcd_status mcd_contact_block_of(mcd_contact_ws *w, int g, mcd_contact_block *out
 
 int mcd_contact_block_contact(const mcd_contact_ws *w, const mcd_contact_block *b, int j)
 {
-    const int l = b->nb + 3 * j;
-    return ((b->row ? b->row[l] : l) - w->nb) / 3;
+    return (mcd_contact_block_row(b, b->nb + 3 * j) - w->nb) / 3;
 }

@@ -125,6 +125,11 @@ typedef struct mcd_contact_block {
  * (mcd_contact_assemble_whole). MCD_ERR_ARG for g out of range,
  * MCD_ERR_NOMEM when the whole W cannot be assembled (contact_groups.c). */
 mcd_status mcd_contact_block_of(mcd_contact_ws *w, int g, mcd_contact_block *out);
+/* The step row of block b's local row l. */
+static inline int mcd_contact_block_row(const mcd_contact_block *b, int l)
+{
+    return b->row ? b->row[l] : l;
+}
 /* The step index of block b's contact j. */
 int mcd_contact_block_contact(const mcd_contact_ws *w, const mcd_contact_block *b, int j);
 

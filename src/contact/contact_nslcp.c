@@ -272,12 +272,6 @@ static void contact_terms(mcd_nslcp_ws *w, const mcd_contact_ws *cws, const mcd_
     }
 }
 
-/* The step index of the built problem's local row l. */
-static int step_row(const mcd_nslcp_ws *w, int l)
-{
-    return w->blk.row ? w->blk.row[l] : l;
-}
-
 /* Local row of free impulse i: closure rows, then (f, o) of each contact. */
 static int free_row(const mcd_nslcp_ws *w, int i)
 {
@@ -298,10 +292,11 @@ static void free_block(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
         if (i >= nb) {
             const int k = w->contact[(i - nb) / 2], a = (i - nb) % 2;
             w->Aff[(size_t)i * nf + i] += w->eps_t[k];
-            w->y0[i] = cws->nu_free[step_row(w, ri)] + w->d[3 * k + MCD_ROW_F + a];
+            w->y0[i] =
+                cws->nu_free[mcd_contact_block_row(&w->blk, ri)] + w->d[3 * k + MCD_ROW_F + a];
         } else { /* closure row: delta_b = u_b = 0, the drift is projected after the step */
             w->Aff[(size_t)i * nf + i] += w->eps_b;
-            w->y0[i] = cws->nu_free[step_row(w, ri)];
+            w->y0[i] = cws->nu_free[mcd_contact_block_row(&w->blk, ri)];
         }
     }
     memset(w->B, 0, (size_t)nf * (size_t)w->n * sizeof *w->B);
@@ -344,7 +339,7 @@ static void reduced_lcp(mcd_nslcp_ws *w, const mcd_contact_ws *cws)
         for (int l = 0; l < nc; l++)
             w->M[(size_t)j * n + l] += W[(size_t)rn * nr + nb + 3 * l + MCD_ROW_N];
         w->M[(size_t)j * n + j] += w->eps_n[k];
-        w->q[j] += cws->nu_free[step_row(w, rn)] + w->d[3 * k + MCD_ROW_N];
+        w->q[j] += cws->nu_free[mcd_contact_block_row(&w->blk, rn)] + w->d[3 * k + MCD_ROW_N];
         for (int l = 0; l < w->ndir[k]; l++) {
             const int up = nc + w->off[j] + l, lo = up + K;
             const double mu = w->mu_dir[(size_t)w->max_dir * k + l];

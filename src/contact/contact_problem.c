@@ -14,39 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-/* A problem's rows: nb closure rows then nc contacts, the step's row of
- * local row l (row == NULL: the identity) and its W (n x n). */
-typedef struct rows_view {
-    int nb, nc;
-    const int *row;
-    const double *W;
-} rows_view;
-
-static int step_row(const rows_view *v, int l)
-{
-    return v->row ? v->row[l] : l;
-}
-
-/* Contact index (in the step's list) of the view's contact j. */
-static int step_contact(const mcd_contact_ws *w, const rows_view *v, int j)
-{
-    return (step_row(v, v->nb + 3 * j) - w->nb) / 3;
-}
-
-static mcd_status view(mcd_contact_ws *w, int g, rows_view *v)
-{
-    if (g < 0) {
-        mcd_status s = mcd_contact_assemble_whole(w);
-        *v = (rows_view){w->nb, w->nc, NULL, w->W.p};
-        return s;
-    }
-    if (g >= w->ng) return MCD_ERR_ARG;
-    const int n = w->g_start[g + 1] - w->g_start[g];
-    *v = (rows_view){w->g_nb[g], (n - w->g_nb[g]) / 3, w->order + w->g_start[g],
-                     w->Wg.p + w->g_W0[g]};
-    return MCD_OK;
-}
-
 mcd_status mcd_contact_assemble_whole(mcd_contact_ws *w)
 {
     if (w->whole_valid) return MCD_OK;
@@ -83,8 +50,8 @@ int mcd_contact_group_contact(const mcd_contact_ws *w, int g, int j)
 /* The fc3d problem of a view; group views gather q and mu. */
 static mcd_status fc3d(mcd_contact_ws *w, int g, mcd_fc3d *out)
 {
-    rows_view v;
-    mcd_status s = view(w, g, &v);
+    mcd_contact_block v;
+    mcd_status s = mcd_contact_block_of(w, g, &v);
     if (s != MCD_OK) return s;
     out->nc = v.nc, out->nb = v.nb, out->W = (double *)v.W;
     if (g < 0) {
@@ -93,7 +60,7 @@ static mcd_status fc3d(mcd_contact_ws *w, int g, mcd_fc3d *out)
     }
     double *q = w->g_q + w->g_start[g], *mu = w->g_mu + w->g_c0[g];
     for (int l = 0; l < v.nb + 3 * v.nc; l++) q[l] = w->fc_q[v.row[l]];
-    for (int j = 0; j < v.nc; j++) mu[j] = w->mu[step_contact(w, &v, j)];
+    for (int j = 0; j < v.nc; j++) mu[j] = w->mu[mcd_contact_block_contact(w, &v, j)];
     out->q = q, out->mu = mu;
     return MCD_OK;
 }
@@ -110,8 +77,8 @@ mcd_status mcd_contact_group_fc3d(mcd_contact_ws *w, int g, mcd_fc3d *out)
 
 /* Column j of T (size n) restricted: T maps MLCP impulse unknowns (p_b,
  * then F_n, beta_1..beta_nf per contact) to rows (p_b, (F_n, F_f, F_o)). */
-static void t_column(const mcd_contact_ws *w, const rows_view *v, int j, int *row, double *val,
-                     int *count)
+static void t_column(const mcd_contact_ws *w, const mcd_contact_block *v, int j, int *row,
+                     double *val, int *count)
 {
     const int nb = v->nb, per = w->nf + 1;
     if (j < nb) {
@@ -123,7 +90,7 @@ static void t_column(const mcd_contact_ws *w, const rows_view *v, int j, int *ro
         row[0] = base + MCD_ROW_N, val[0] = 1.0, *count = 1;
         return;
     }
-    const double th = w->theta[w->max_nf * step_contact(w, v, k) + l - 1];
+    const double th = w->theta[w->max_nf * mcd_contact_block_contact(w, v, k) + l - 1];
     row[0] = base + MCD_ROW_F, val[0] = cos(th);
     row[1] = base + MCD_ROW_O, val[1] = sin(th);
     *count = 2;
@@ -131,9 +98,9 @@ static void t_column(const mcd_contact_ws *w, const rows_view *v, int j, int *ro
 
 static mcd_status mlcp(mcd_contact_ws *w, int g, mcd_mlcp *out)
 {
-    rows_view v;
+    mcd_contact_block v;
     mcd_fc3d p;
-    mcd_status s = view(w, g, &v);
+    mcd_status s = mcd_contact_block_of(w, g, &v);
     if (s == MCD_OK) s = fc3d(w, g, &p);
     if (s != MCD_OK) return s;
     const int nb = v.nb, nc = v.nc, nr = nb + 3 * nc, nbeta = nb + nc * (w->nf + 1);
@@ -194,16 +161,16 @@ mcd_status mcd_contact_group_mlcp(mcd_contact_ws *w, int g, mcd_mlcp *out)
 
 /* The view's rows of impulse: finite, plus the prior impulse, and the
  * per-contact outputs. */
-static mcd_status finish_impulses(mcd_contact_ws *w, const rows_view *v)
+static mcd_status finish_impulses(mcd_contact_ws *w, const mcd_contact_block *v)
 {
     const int nr = v->nb + 3 * v->nc;
     for (int l = 0; l < nr; l++) {
-        const int i = step_row(v, l);
+        const int i = mcd_contact_block_row(v, l);
         if (!isfinite(w->impulse[i])) return MCD_ERR_NONFINITE;
         w->impulse[i] += w->prior[i]; /* the impact impulse (contact_impact.c) */
     }
     for (int j = 0; j < v->nc; j++) {
-        const int k = step_contact(w, v, j);
+        const int k = mcd_contact_block_contact(w, v, j);
         mcd_contact_rows_to_axes(w->impulse + w->nb + 3 * k, w->out_impulse + 3 * k);
     }
     return MCD_OK;
@@ -211,28 +178,29 @@ static mcd_status finish_impulses(mcd_contact_ws *w, const rows_view *v)
 
 static mcd_status take_fc3d(mcd_contact_ws *w, int g, const double *r)
 {
-    rows_view v;
-    mcd_status s = view(w, g, &v);
+    mcd_contact_block v;
+    mcd_status s = mcd_contact_block_of(w, g, &v);
     if (s != MCD_OK) return s;
     const int nr = v.nb + 3 * v.nc;
     if (!r && nr > 0) return MCD_ERR_ARG;
-    for (int l = 0; l < nr; l++) w->impulse[step_row(&v, l)] = r[l];
+    for (int l = 0; l < nr; l++) w->impulse[mcd_contact_block_row(&v, l)] = r[l];
     return finish_impulses(w, &v);
 }
 
 static mcd_status take_mlcp(mcd_contact_ws *w, int g, const double *z)
 {
-    rows_view v;
-    mcd_status s = view(w, g, &v);
+    mcd_contact_block v;
+    mcd_status s = mcd_contact_block_of(w, g, &v);
     if (s != MCD_OK) return s;
     const int nr = v.nb + 3 * v.nc, nbeta = v.nb + v.nc * (w->nf + 1);
     if (!z && nr > 0) return MCD_ERR_ARG;
-    for (int l = 0; l < nr; l++) w->impulse[step_row(&v, l)] = 0.0;
+    for (int l = 0; l < nr; l++) w->impulse[mcd_contact_block_row(&v, l)] = 0.0;
     for (int j = 0; j < nbeta; j++) { /* impulse rows = T beta */
         int rows[2], cnt;
         double vals[2];
         t_column(w, &v, j, rows, vals, &cnt);
-        for (int c = 0; c < cnt; c++) w->impulse[step_row(&v, rows[c])] += vals[c] * z[j];
+        for (int c = 0; c < cnt; c++)
+            w->impulse[mcd_contact_block_row(&v, rows[c])] += vals[c] * z[j];
     }
     return finish_impulses(w, &v);
 }
