@@ -37,11 +37,12 @@ void mcd_lemke_basis_lu_free(mcd_lemke_basis_lu *s)
     free(s);
 }
 
-/* The number of nonzero entries of the m x m row-major A. */
-static size_t nonzeros(int m, const double *A)
+/* The number of nonzero entries of the m x m row-major A, or limit + 1
+ * as soon as it exceeds limit (a dense A is not read to its end). */
+static size_t nonzeros(int m, const double *A, size_t limit)
 {
     size_t nnz = 0, mm = (size_t)m * (size_t)m;
-    for (size_t k = 0; k < mm; k++) nnz += A[k] != 0;
+    for (size_t k = 0; k < mm && nnz <= limit; k++) nnz += A[k] != 0;
     return nnz;
 }
 
@@ -63,9 +64,10 @@ static void fill_columns(mcd_lemke_basis_lu *s, const double *A)
 mcd_lemke_basis_lu *mcd_lemke_basis_lu_create(int m, const double *A)
 {
     if (m <= MCD_LEMKE_BASIS_LU_MIN_M) return NULL;
-    size_t nnz = nonzeros(m, A);
-    if (nnz > MCD_LEMKE_BASIS_LU_MAX_FILL * (double)m * (double)m || nnz > (size_t)(INT_MAX - m))
-        return NULL; /* a basis has at most nnz + m entries, KLU indexes them by int */
+    double fill_limit = MCD_LEMKE_BASIS_LU_MAX_FILL * (double)m * (double)m;
+    size_t limit = fill_limit < (double)(INT_MAX - m) ? (size_t)fill_limit : (size_t)(INT_MAX - m);
+    size_t nnz = nonzeros(m, A, limit); /* a basis has at most nnz + m entries, int-indexed */
+    if (nnz > limit) return NULL;
     mcd_lemke_basis_lu *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->m = m;
