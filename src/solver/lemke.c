@@ -30,8 +30,9 @@
  *    (the rounding floor). Values within delta are zero;
  *  - when that estimate exceeds LEMKE_REFACTOR_TOL times the scale (the
  *    product-form updates have lost accuracy, e.g. after a small pivot),
- *    B^{-1} and x_B are recomputed from an LU factorization of the basis,
- *    but only if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
+ *    B^{-1} and x_B are recomputed from an LU factorization of the basis
+ *    (KLU's on a sparse A, lemke_basis_lu.h: the same rules, other
+ *    rounding), but only if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
  *    one measured right after the last LU (its floor, relative to the
  *    scale; 0 for the starting basis, the identity). An LU cannot bring
  *    the estimate below that floor: where |B^{-1}| is large (the
