@@ -30,8 +30,9 @@
  *    (the rounding floor). Values within delta are zero;
  *  - when that estimate exceeds LEMKE_REFACTOR_TOL times the scale (the
  *    product-form updates have lost accuracy, e.g. after a small pivot),
- *    B^{-1} and x_B are recomputed from an LU factorization of the basis,
- *    but only if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
+ *    B^{-1} and x_B are recomputed from an LU factorization of the basis
+ *    (KLU's on a sparse A, lemke_basis_lu.h: the same rules, other
+ *    rounding), but only if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
  *    one measured right after the last LU (its floor, relative to the
  *    scale; 0 for the starting basis, the identity). An LU cannot bring
  *    the estimate below that floor: where |B^{-1}| is large (the
@@ -452,10 +453,19 @@ static void start_basis(int m, const double *b, double eps, const mcd_lemke_ws *
     memcpy(w->xB, w->xB + m, (size_t)m * sizeof *w->xB);
 }
 
-/* LU factorization of the basis matrix into w->B (column-major); 0 if it
- * is singular. */
+/* LU factorization of the basis matrix: by KLU when the solve has a sparse
+ * state (w->sparse), else by dgetrf into w->B (column-major); 0 if it is
+ * singular (a zero pivot, lemke_basis_lu.h). A KLU factorization that
+ * fails otherwise (memory) is replaced by the dense one. */
 static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
 {
+    if (w->sparse) {
+        mcd_lemke_basis_lu_status st = mcd_lemke_basis_lu_factor(w->sparse, w->basis, w->cover);
+        if (st != MCD_LEMKE_BASIS_LU_FAILED) {
+            if (w->sparse_factors) ++*w->sparse_factors;
+            return st == MCD_LEMKE_BASIS_LU_OK;
+        }
+    }
     for (int i = 0; i < m; i++) { /* column i of B */
         double *col = w->B + (size_t)i * m;
         for (int l = 0; l < m; l++) col[l] = column_entry(m, A, w, w->basis[i], l);
@@ -465,28 +475,49 @@ static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
     return info == 0;
 }
 
-/* x = B^{-1} rhs from the LU in w->B (x: m values, not overlapping rhs). */
+/* Whether the last factorization (factor_basis) is KLU's. */
+static int sparse_factored(const mcd_lemke_ws *w)
+{
+    return w->sparse && mcd_lemke_basis_lu_factored(w->sparse);
+}
+
+/* x = B^{-1} rhs from the last LU (x: m values, not overlapping rhs). */
 static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w, double *x)
 {
     int one = 1, info;
     memcpy(x, rhs, (size_t)m * sizeof *x);
+    if (sparse_factored(w)) {
+        mcd_lemke_basis_lu_solve(w->sparse, x);
+        return;
+    }
     dgetrs_("N", &m, &one, w->B, &m, w->ipiv, x, &m, &info);
+}
+
+/* B^{-1} (row-major) from the last LU: solving B^T X = I gives X = B^{-T}
+ * column-major, i.e. B^{-1} row-major (O(m^3) dense, O(m nnz(L + U))
+ * sparse). */
+static void invert_basis(int m, const mcd_lemke_ws *w)
+{
+    if (sparse_factored(w)) {
+        mcd_lemke_basis_lu_inverse(w->sparse, w->Binv);
+        return;
+    }
+    memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
+    for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
+    int info;
+    dgetrs_("T", &m, &m, w->B, &m, w->ipiv, w->Binv, &m, &info);
 }
 
 /* Recomputes B^{-1} and x_B = B^{-1} b' from an LU factorization of the
  * basis, discarding the rounding of the updates (negative values shifted
- * to 0); keeps the updated ones if the basis is numerically singular.
- * Solving B^T X = I gives X = B^{-T} column-major, i.e. B^{-1} row-major. */
+ * to 0); keeps the updated ones if the basis is numerically singular. */
 static void refactor(int m, const double *A, const mcd_lemke_ws *w)
 {
     if (w->refactors) ++*w->refactors;
     if (!factor_basis(m, A, w)) return;
     solve_basic(m, w->xB + m, w, w->xB);
     for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
-    memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
-    for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
-    int info;
-    dgetrs_("T", &m, &m, w->B, &m, w->ipiv, w->Binv, &m, &info);
+    invert_basis(m, w);
 }
 
 /* The final basic values from an LU factorization of the final basis with
@@ -880,10 +911,7 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
         }
         w->cover[l] = d;
     }
-    memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
-    for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
-    int info;
-    dgetrs_("T", &m, &m, w->B, &m, w->ipiv, w->Binv, &m, &info); /* as refactor */
+    invert_basis(m, w);
     double scale, error;
     noise(m, A, w, &scale, &error);
     path_end end;
@@ -920,12 +948,10 @@ static int solved_from_guess(int m, const double *A, const double *b, const doub
     return solved;
 }
 
-mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta_start,
-                     int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
+/* mcd_lemke once A and b call for a path (w->sparse set). */
+static mcd_status lemke_solve(int m, const double *A, const double *b, const double *zeta_start,
+                              int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
-    *pivots = 0;
-    memset(zeta, 0, (size_t)m * sizeof *zeta);
-    if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
     if (zeta_start && solved_from_guess(m, A, b, zeta_start, max_pivots, w, zeta, pivots))
         return MCD_OK;
     int strict;
@@ -941,5 +967,18 @@ mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta
     if (status == MCD_OK) refine(m, A, b, w);
     extract(m, w, zeta);
     if (status == MCD_OK && !strict) retry_strict(m, A, b, max_pivots, w, zeta, pivots);
+    return status;
+}
+
+mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta_start,
+                     int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
+{
+    *pivots = 0;
+    memset(zeta, 0, (size_t)m * sizeof *zeta);
+    if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
+    mcd_lemke_ws ws = *w; /* NULL sparse state: the dense LU (lemke.h) */
+    ws.sparse = w->dense_lu ? NULL : mcd_lemke_basis_lu_create(m, A);
+    mcd_status status = lemke_solve(m, A, b, zeta_start, max_pivots, &ws, zeta, pivots);
+    mcd_lemke_basis_lu_free(ws.sparse);
     return status;
 }

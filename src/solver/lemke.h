@@ -21,6 +21,7 @@
 #ifndef MCDYN_SOLVER_LEMKE_H
 #define MCDYN_SOLVER_LEMKE_H
 
+#include "lemke_basis_lu.h"
 #include "mcdyn/status.h"
 
 /* How warm starts ended (mcd_lemke with a guess; counters, incremented). */
@@ -46,6 +47,10 @@ typedef struct mcd_lemke_ws {
     double *cover;     /* m: the covering vector d, z0's column being -d (lemke.c) */
     int *refactors;    /* NULL, or incremented at each LU refactorization of the basis */
     mcd_lemke_warm_ends *warm_ends; /* NULL, or counts how warm starts ended */
+
+    int *sparse_factors; /* NULL, or incremented at each sparse (KLU) factorization of a basis */
+    int dense_lu;        /* nonzero: the dense LU for every basis (tests, measurements) */
+    mcd_lemke_basis_lu *sparse; /* set by mcd_lemke for the call (the caller's is ignored) */
 } mcd_lemke_ws;
 
 /* Solves the LCP into zeta (m). pivots receives the number of pivots of
@@ -65,7 +70,13 @@ typedef struct mcd_lemke_ws {
  * does not prove it is reported only after the strict path ends on one) or
  * MCD_ERR_NOT_CONVERGED (max_pivots reached, or the strict path cycled).
  * On failure zeta holds the zeta part of the current almost-complementary
- * basic point. */
+ * basic point.
+ * Bases are factored by KLU (lemke_basis_lu.h) when m >
+ * MCD_LEMKE_BASIS_LU_MIN_M and A is sparse (at most
+ * MCD_LEMKE_BASIS_LU_MAX_FILL m^2 nonzero entries), unless w->dense_lu;
+ * else by LAPACK's dgetrf. The sparse state is allocated once per call
+ * (and KLU's objects at each factorization), so a call with m <=
+ * MCD_LEMKE_BASIS_LU_MIN_M allocates nothing. */
 mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta_start,
                      int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots);
 

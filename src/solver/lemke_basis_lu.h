@@ -1,0 +1,70 @@
+/* Private: the sparse LU factorization (KLU, SuiteSparse) of the basis
+ * matrices of Lemke's method (lemke.c) on a block-sparse LCP. A basis
+ * matrix B of the tableau w - A zeta - d z0 = b has the columns e_j of
+ * basic w_j, -A e_j of basic zeta_j and -d (the covering vector) of z0; on
+ * the contact LCPs of piles (contacts that share no body give zero blocks
+ * of A) it is sparse, and its dense LU (dgetrf, O(m^3)) and the explicit
+ * B^{-1} rebuilt from it (dgetrs with m right-hand sides, O(m^3)) were a
+ * third of Lemke's time (docs/solvers.md). Here B is assembled by columns
+ * from A's nonzero entries (O(nnz(B))), ordered and factored by KLU
+ * (BTF, AMD, partial pivoting) and B^{-1} rebuilt by m sparse triangular
+ * solves (O(m nnz(L + U))).
+ *
+ * Pivoting: KLU's threshold partial pivoting with its tolerance set to 1
+ * (Common.tol): in each column of a diagonal block of the block
+ * triangular form the entry of largest magnitude (after KLU's row scaling
+ * by the largest entry of each row) is the pivot, partial pivoting as in
+ * dgetrf, on a column-permuted matrix. A basis is singular when KLU
+ * reports KLU_SINGULAR: an exactly zero pivot or a structural rank below
+ * m, the cases in which dgetrf reports info > 0 (lemke.c decides nothing
+ * else from the LU: its noise estimate measures the accuracy).
+ *
+ * Allocation: mcd_lemke_basis_lu_create allocates A by columns and room
+ * for a basis (nnz(A) + m entries: only z0's column is not a column of A
+ * or of I) once per solve; every factorization (mcd_lemke_basis_lu_factor)
+ * allocates KLU's symbolic and numeric objects, freeing the previous ones
+ * (the pattern changes with the basis). Solves allocate nothing. */
+#ifndef MCDYN_SOLVER_LEMKE_BASIS_LU_H
+#define MCDYN_SOLVER_LEMKE_BASIS_LU_H
+
+typedef struct mcd_lemke_basis_lu mcd_lemke_basis_lu;
+
+/* LCPs of more unknowns than this use the sparse LU (as sparse_lu.h). */
+#define MCD_LEMKE_BASIS_LU_MIN_M 64
+/* A may fill at most this fraction of m^2 (denser: the dense LU). */
+#define MCD_LEMKE_BASIS_LU_MAX_FILL 0.3
+
+/* Per solve: the state for the m x m row-major A (O(m^2) scan), or NULL
+ * when the dense LU is to be used: m <= MCD_LEMKE_BASIS_LU_MIN_M, A has
+ * more than MCD_LEMKE_BASIS_LU_MAX_FILL m^2 nonzero entries, the sizes
+ * overflow KLU's int indices, or memory runs out. */
+mcd_lemke_basis_lu *mcd_lemke_basis_lu_create(int m, const double *A);
+
+/* Frees the state (s may be NULL). */
+void mcd_lemke_basis_lu_free(mcd_lemke_basis_lu *s);
+
+/* Outcomes of a factorization. */
+typedef enum mcd_lemke_basis_lu_status {
+    MCD_LEMKE_BASIS_LU_FAILED = -1,  /* KLU failed otherwise (memory): no factorization */
+    MCD_LEMKE_BASIS_LU_SINGULAR = 0, /* a zero pivot or a structural rank below m */
+    MCD_LEMKE_BASIS_LU_OK = 1,
+} mcd_lemke_basis_lu_status;
+
+/* Factors the basis matrix whose column i is that of variable basis[i]
+ * (lemke.c's numbering: w_j = j, zeta_j = m + j, z0 = 2m, whose column is
+ * -cover). Solves below need the last factorization to be OK. */
+mcd_lemke_basis_lu_status mcd_lemke_basis_lu_factor(mcd_lemke_basis_lu *s, const int *basis,
+                                                    const double *cover);
+
+/* Whether the last factorization was OK (the solves below need one:
+ * then KLU's solves cannot fail, they check their arguments only). */
+int mcd_lemke_basis_lu_factored(const mcd_lemke_basis_lu *s);
+
+/* x = B^{-1} x in place (m values). */
+void mcd_lemke_basis_lu_solve(mcd_lemke_basis_lu *s, double *x);
+
+/* Binv = B^{-1}, m x m row-major, by solving B^T X = I (X = B^{-T}
+ * column-major is B^{-1} row-major): m sparse triangular solve pairs. */
+void mcd_lemke_basis_lu_inverse(mcd_lemke_basis_lu *s, double *Binv);
+
+#endif

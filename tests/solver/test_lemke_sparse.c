@@ -1,0 +1,258 @@
+/* Lemke's bases factored by KLU (src/solver/lemke_basis_lu.h) instead of
+ * the dense LU, on block-sparse LCPs:
+ *  - captured group LCPs of models/sphere_pile.yaml (lemke_pile_regular_
+ *    {26,64}.dat, n = 312 and 412, see test_lemke_pile.c) and of
+ *    models/box_block.yaml (box_block_group_{0,1,2}.dat, n = 72, see
+ *    test_lemke_box_block.c): mcd_lemke takes the sparse path on the
+ *    piles' (it counts KLU factorizations), the dense one on the box
+ *    block's (dense A: every contact pair shares a body), and the point
+ *    has the error bar of the dense path's: a residual within mlcp-lemke's
+ *    tolerance;
+ *  - random block-sparse A (3 x 3 blocks of contacts that share a body)
+ *    and random bases of its columns, of identity columns and of a
+ *    covering vector's: B^{-1} and B^{-1} b from KLU equal LAPACK's (dgesv)
+ *    to 1e-10 relative;
+ *  - singular bases: a basic zeta_j whose column of A is zero (structural
+ *    rank below m) and two basic zeta_j with equal columns (an exactly zero
+ *    pivot) are reported singular, as dgetrf reports them. */
+#include "common/check_main.h"
+#include "base/lapack.h"
+#include "solver/lemke.h"
+#include "solver/lemke_basis_lu.h"
+#include "solver_testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcdyn/mcdyn.h"
+#include "mcdyn/problem_io.h"
+
+/* mcd_lemke's workspace for m unknowns (as test_lemke_warm.c's). */
+typedef struct lemke_run {
+    double *mem;
+    int *imem;
+    int sparse_factors;
+    mcd_lemke_ws w;
+} lemke_run;
+
+static void lemke_run_alloc(lemke_run *r, int m, int dense_lu)
+{
+    r->mem = calloc((size_t)m * (2 * (size_t)m + 7), sizeof *r->mem);
+    r->imem = calloc(5 * (size_t)m, sizeof *r->imem);
+    ck_assert(r->mem && r->imem);
+    double *d = r->mem;
+    int *i = r->imem;
+    size_t mm = (size_t)m * m;
+    r->sparse_factors = 0;
+    r->w = (mcd_lemke_ws){.Binv = d,
+                          .B = d + mm,
+                          .xB = d + 2 * mm,
+                          .col = d + 2 * mm + 2 * m,
+                          .tmp = d + 2 * mm + 3 * m,
+                          .noise_x = d + 2 * mm + 4 * m,
+                          .cover = d + 2 * mm + 6 * m,
+                          .basis = i,
+                          .ties = i + m,
+                          .ipiv = i + 2 * m,
+                          .noise_col = i + 3 * m,
+                          .noise_before = i + 4 * m,
+                          .sparse_factors = &r->sparse_factors,
+                          .dense_lu = dense_lu};
+}
+
+static void lemke_run_free(lemke_run *r)
+{
+    free(r->mem);
+    free(r->imem);
+}
+
+/* Lemke on a captured group with the sparse LU if A is sparse, then with
+ * the dense LU: both solve it within mlcp-lemke's tolerance; the first
+ * factors by KLU iff sparse. */
+static void group_solved(const char *file, int n, int sparse)
+{
+    mcd_problem_file f = tu_read_lcp_data(file, n);
+    const mcd_mlcp *p = &f.mlcp;
+    const double tol = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE).tol;
+    double *zeta = malloc((size_t)n * sizeof *zeta);
+    ck_assert_ptr_nonnull(zeta);
+    for (int dense = 0; dense <= 1; dense++) {
+        lemke_run r;
+        lemke_run_alloc(&r, n, dense);
+        int pivots;
+        mcd_status s = mcd_lemke(n, p->M, p->q, NULL, 50 * n, &r.w, zeta, &pivots);
+        ck_assert_msg(s == MCD_OK, "%s (dense %d): %s after %d pivots", file, dense,
+                      mcd_status_str(s), pivots);
+        double res = tu_lcp_residual(p, zeta);
+        ck_assert_msg(res <= tol, "%s (dense %d): residual %g > %g", file, dense, res, tol);
+        ck_assert_msg((r.sparse_factors > 0) == (sparse && !dense),
+                      "%s (dense %d): %d sparse factorizations", file, dense, r.sparse_factors);
+        lemke_run_free(&r);
+    }
+    free(zeta);
+    mcd_problem_file_free(&f);
+}
+
+START_TEST(pile_groups_take_the_sparse_path)
+{
+    group_solved("lemke_pile_regular_26.dat", 312, 1);
+    group_solved("lemke_pile_regular_64.dat", 412, 1);
+}
+END_TEST
+
+/* Twelve contacts of the block on the box: every pair shares a body, A is
+ * dense. */
+START_TEST(box_block_groups_keep_the_dense_lu)
+{
+    group_solved("box_block_group_0.dat", 72, 0);
+    group_solved("box_block_group_1.dat", 72, 0);
+    group_solved("box_block_group_2.dat", 72, 0);
+}
+END_TEST
+
+#define CONTACTS 40
+#define M        (3 * CONTACTS)
+
+/* A random row-major M x M block-sparse A: contact k touches bodies k and
+ * k + 1 (a chain) or one other random body; blocks of contacts sharing a
+ * body are random, the diagonal blocks dominant (A_PP nonsingular for
+ * every P). */
+static void block_sparse_lcp(tu_rng *rng, double *A)
+{
+    int body[CONTACTS][2];
+    for (int k = 0; k < CONTACTS; k++) {
+        body[k][0] = k;
+        body[k][1] = tu_uniform(rng, 0, 1) < 0.5 ? k + 1 : (int)tu_uniform(rng, 0, CONTACTS);
+    }
+    memset(A, 0, sizeof(double) * M * M);
+    for (int k = 0; k < CONTACTS; k++)
+        for (int l = 0; l < CONTACTS; l++) {
+            int shares = 0;
+            for (int a = 0; a < 2; a++)
+                for (int c = 0; c < 2; c++) shares |= body[k][a] == body[l][c];
+            if (!shares) continue;
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    A[(size_t)(3 * k + i) * M + 3 * l + j] =
+                        tu_uniform(rng, -1, 1) + (k == l && i == j ? 40.0 : 0.0);
+        }
+}
+
+/* The basis matrix, column-major, of the variables basis[] (lemke.c's
+ * numbering), z0's column -cover. */
+static void dense_basis(const double *A, const int *basis, const double *cover, double *B)
+{
+    for (int c = 0; c < M; c++)
+        for (int l = 0; l < M; l++) {
+            int v = basis[c];
+            B[(size_t)c * M + l] = v < M       ? (l == v)
+                                   : v < 2 * M ? -A[(size_t)l * M + v - M]
+                                               : -cover[l];
+        }
+}
+
+START_TEST(sparse_inverse_is_lapack_inverse)
+{
+    tu_rng rng = {0x5eed1e3e5ULL};
+    static double A[M * M], B[M * M], X[M * M], Binv[M * M], cover[M], x[M], y[M];
+    int basis[M], ipiv[M];
+    for (int trial = 0; trial < 20; trial++) {
+        block_sparse_lcp(&rng, A);
+        mcd_lemke_basis_lu *s = mcd_lemke_basis_lu_create(M, A);
+        ck_assert_ptr_nonnull(s);
+        for (int l = 0; l < M; l++) cover[l] = tu_uniform(&rng, 0.5, 1.5);
+        for (int i = 0; i < M; i++) basis[i] = tu_uniform(&rng, 0, 1) < 0.6 ? M + i : i;
+        if (trial % 2) basis[(int)tu_uniform(&rng, 0, M)] = 2 * M; /* z0 in some row */
+        ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_OK);
+        mcd_lemke_basis_lu_inverse(s, Binv);
+        for (int l = 0; l < M; l++) x[l] = y[l] = tu_uniform(&rng, -1, 1);
+        mcd_lemke_basis_lu_solve(s, x);
+        dense_basis(A, basis, cover, B);
+        memset(X, 0, sizeof X);
+        for (int i = 0; i < M; i++) X[(size_t)i * M + i] = 1.0;
+        int n = M, nrhs = M, one = 1, info;
+        dgesv_(&n, &nrhs, B, &n, ipiv, X, &n, &info); /* X = B^{-1} column-major */
+        ck_assert_int_eq(info, 0);
+        dgetrs_("N", &n, &one, B, &n, ipiv, y, &n, &info);
+        double diff = 0.0, size = 0.0, xdiff = 0.0, xsize = 0.0;
+        for (int i = 0; i < M; i++) {
+            for (int j = 0; j < M; j++) {
+                diff = fmax(diff, fabs(Binv[(size_t)i * M + j] - X[(size_t)j * M + i]));
+                size = fmax(size, fabs(X[(size_t)j * M + i]));
+            }
+            xdiff = fmax(xdiff, fabs(x[i] - y[i]));
+            xsize = fmax(xsize, fabs(y[i]));
+        }
+        ck_assert_msg(diff <= 1e-10 * size, "trial %d: |B^-1 diff| %g of %g", trial, diff, size);
+        ck_assert_msg(xdiff <= 1e-10 * xsize, "trial %d: |x diff| %g of %g", trial, xdiff, xsize);
+        mcd_lemke_basis_lu_free(s);
+    }
+}
+END_TEST
+
+/* Whether dgetrf finds the basis singular (info > 0). */
+static int dense_singular(const double *A, const int *basis, const double *cover)
+{
+    static double B[M * M];
+    int ipiv[M], n = M, info;
+    dense_basis(A, basis, cover, B);
+    dgetrf_(&n, &n, B, &n, ipiv, &info);
+    return info > 0;
+}
+
+START_TEST(singular_bases_are_detected)
+{
+    tu_rng rng = {0xb0a5e5ULL};
+    static double A[M * M], cover[M];
+    int basis[M];
+    block_sparse_lcp(&rng, A);
+    for (int l = 0; l < M; l++) cover[l] = 1.0;
+    for (int i = 0; i < M; i++) basis[i] = i % 2 ? M + i : i;
+    for (int l = 0; l < M; l++) A[(size_t)l * M + 7] = 0.0; /* column 7 zero: zeta_7 basic */
+    mcd_lemke_basis_lu *s = mcd_lemke_basis_lu_create(M, A);
+    ck_assert_ptr_nonnull(s);
+    ck_assert(dense_singular(A, basis, cover));
+    ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_SINGULAR);
+    ck_assert(!mcd_lemke_basis_lu_factored(s));
+    mcd_lemke_basis_lu_free(s);
+
+    block_sparse_lcp(&rng, A);
+    for (int l = 0; l < M; l++) /* columns 30 and 31 equal, nonzero in rows 30, 31 only */
+        A[(size_t)l * M + 30] = A[(size_t)l * M + 31] = l == 30 || l == 31 ? 2.0 : 0.0;
+    basis[30] = M + 30, basis[31] = M + 31;
+    s = mcd_lemke_basis_lu_create(M, A);
+    ck_assert_ptr_nonnull(s);
+    ck_assert(dense_singular(A, basis, cover));
+    ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_SINGULAR);
+    basis[31] = 31; /* w_31 instead: nonsingular again */
+    ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_OK);
+    ck_assert(mcd_lemke_basis_lu_factored(s));
+    mcd_lemke_basis_lu_free(s);
+}
+END_TEST
+
+START_TEST(small_or_dense_problems_keep_the_dense_lu)
+{
+    tu_rng rng = {0xde05eULL};
+    static double A[M * M];
+    for (int k = 0; k < M * M; k++) A[k] = tu_uniform(&rng, -1, 1);
+    ck_assert_ptr_null(mcd_lemke_basis_lu_create(M, A));                        /* dense */
+    ck_assert_ptr_null(mcd_lemke_basis_lu_create(MCD_LEMKE_BASIS_LU_MIN_M, A)); /* small */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("solver-lemke-sparse");
+    TCase *tc = tcase_create("lemke-sparse");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, sparse_inverse_is_lapack_inverse);
+    tcase_add_test(tc, singular_bases_are_detected);
+    tcase_add_test(tc, small_or_dense_problems_keep_the_dense_lu);
+    tcase_add_test(tc, box_block_groups_keep_the_dense_lu);
+    tcase_add_test(tc, pile_groups_take_the_sparse_path);
+    suite_add_tcase(s, tc);
+    return run_suite(s);
+}
