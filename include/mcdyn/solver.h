@@ -152,6 +152,25 @@ mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *
                           const mcd_solver_opts *opts, double *z, mcd_solver_stats *stats,
                           mcd_error *err);
 
+/* mcd_solve_mlcp by mlcp-lemke (and its fallback chain) with the
+ * complementary basis in and out: for a caller that solves a sequence of
+ * nearby problems (the simulator's warm start, src/sim/sim_warm.c), where
+ * the previous solution's basis is a better guess than z's positive
+ * entries: a degenerate basic variable (at its bound) is part of it, and
+ * a statically indeterminate contact set's basis is nonsingular where the
+ * set of positive impulses need not be. basis (p->n bytes, not NULL):
+ * on entry, read only with opts->warm_start, the guess, nonzero where
+ * z_i is basic (Lemke's zeta_i, z_i's distance to its bound) and 0 where
+ * its slack w_i is, in place of z's positive entries (lemke.h; free rows'
+ * entries are ignored); on return, the basis of Lemke's last path (the
+ * solution's on MCD_OK), 1 where z_i is basic, or, where a later stage of
+ * the chain ran, 1 where z_i is off its bound. Invalid input
+ * (MCD_ERR_ARG, also for a NULL basis) leaves z and basis untouched.
+ * Statuses as for mcd_solve_mlcp. */
+mcd_status mcd_solve_mlcp_lemke_basis(mcd_solver_ws *ws, const mcd_mlcp *p,
+                                      const mcd_solver_opts *opts, double *z, unsigned char *basis,
+                                      mcd_solver_stats *stats, mcd_error *err);
+
 /* Solves a frictional contact problem with an MNCP solver: r and u
  * (nb + 3 nc each, distinct) receive the solution and u = W r + q. With
  * opts->warm_start the start is r (u is not read): Todorov's variable is

@@ -32,6 +32,7 @@ static void free_capacity(mcd_sim *s)
     mcd_sim_maxdiss_free(s);
     mcd_sim_impact_free(s);
     mcd_sim_warm_free(s);
+    mcd_sim_warm_basis_free(s);
     mcd_contact_ws_free(s->cws);
     mcd_solver_ws_free(s->sws);
     free(s->contacts), free(s->z), free(s->u), free(s->ccp_work);
@@ -72,7 +73,8 @@ static mcd_status make_capacity(mcd_sim *s, int cap, mcd_error *err)
     if ((st = mcd_sim_nslcp_create(s, err)) != MCD_OK ||
         (st = mcd_sim_maxdiss_create(s, err)) != MCD_OK ||
         (st = mcd_sim_impact_create(s, err)) != MCD_OK ||
-        (st = mcd_sim_warm_create(s, err)) != MCD_OK)
+        (st = mcd_sim_warm_create(s, err)) != MCD_OK ||
+        (st = mcd_sim_warm_basis_create(s, err)) != MCD_OK)
         return st;
     return MCD_OK;
 }

@@ -6,11 +6,12 @@
 
 #include "mcdyn/sim.h"
 
-struct mcd_sim_nslcp;     /* src/sim/sim_nslcp.c */
-struct mcd_sim_maxdiss;   /* src/sim/sim_maxdiss.c */
-struct mcd_sim_impact;    /* src/sim/sim_impact.c */
-struct mcd_sim_actuation; /* src/sim/sim_actuator.c */
-struct mcd_sim_warm;      /* src/sim/sim_warm.c */
+struct mcd_sim_nslcp;      /* src/sim/sim_nslcp.c */
+struct mcd_sim_maxdiss;    /* src/sim/sim_maxdiss.c */
+struct mcd_sim_impact;     /* src/sim/sim_impact.c */
+struct mcd_sim_actuation;  /* src/sim/sim_actuator.c */
+struct mcd_sim_warm;       /* src/sim/sim_warm.c */
+struct mcd_sim_warm_basis; /* src/sim/sim_warm_basis.c */
 
 struct mcd_sim {
     const mcd_model *m;
@@ -31,6 +32,7 @@ struct mcd_sim {
     struct mcd_sim_impact *impact;
     struct mcd_sim_actuation *actuation;
     struct mcd_sim_warm *warm;
+    struct mcd_sim_warm_basis *warm_basis;
     double t;
     mcd_contact_provider provider;
     void *provider_user;
@@ -177,5 +179,23 @@ int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z);
 void mcd_sim_warm_keep_mlcp(mcd_sim *s, int g, const mcd_mlcp *p, const double *z);
 int mcd_sim_warm_group(const mcd_sim *s, int g);
 void mcd_sim_warm_set_cold(mcd_sim *s, int cold);
+/* The recorded contact that step contact k matched (-1: none), *sign -1
+ * if it was recorded with the bodies in the other order, else 1. */
+int mcd_sim_warm_match_of(const mcd_sim *s, int k, double *sign);
+
+/* Warm start of mlcp-lemke from the previous basis (sim_warm_basis.c):
+ * storage for the capacity; _guess writes group g's guessed basis (from
+ * the matched contacts' recorded bases, else z's positive entries, z the
+ * impulse start of mcd_sim_warm_mlcp) into the buffer _of_group returns,
+ * which mcd_solve_mlcp_lemke_basis then overwrites with the solution's;
+ * _keep keeps it per contact of group g; _forget_step (at matching)
+ * clears what the step kept; _record (with the impulses) records it. */
+mcd_status mcd_sim_warm_basis_create(mcd_sim *s, mcd_error *err);
+void mcd_sim_warm_basis_free(mcd_sim *s);
+unsigned char *mcd_sim_warm_basis_of_group(const mcd_sim *s);
+void mcd_sim_warm_basis_guess(const mcd_sim *s, int g, const mcd_mlcp *p, const double *z);
+void mcd_sim_warm_basis_keep(mcd_sim *s, int g, const mcd_mlcp *p);
+void mcd_sim_warm_basis_forget_step(mcd_sim *s);
+void mcd_sim_warm_basis_record(mcd_sim *s);
 
 #endif

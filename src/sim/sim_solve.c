@@ -78,10 +78,17 @@ static mcd_status solve_mlcp(mcd_sim *s, int g, int *iterations, double *residua
     if (r != MCD_OK) return mcd_fail(e, r, "group %d: MLCP not built", g);
     mcd_solver_opts o = s->opt.solver_opts;
     o.warm_start = mcd_sim_warm_mlcp(s, g, &p, s->z);
-    r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, &ss, e);
+    const int lemke = s->opt.solver == MCD_METHOD_MLCP_LEMKE;
+    if (lemke) {
+        mcd_sim_warm_basis_guess(s, g, &p, s->z);
+        r = mcd_solve_mlcp_lemke_basis(s->sws, &p, &o, s->z, mcd_sim_warm_basis_of_group(s), &ss, e);
+    } else {
+        r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, &ss, e);
+    }
     if (mcd_sim_solution_usable(s, r) && mcd_contact_group_take_mlcp(s->cws, g, s->z) != MCD_OK)
         r = MCD_ERR_NONFINITE;
     if (mcd_sim_solution_usable(s, r)) mcd_sim_warm_keep_mlcp(s, g, &p, s->z);
+    if (mcd_sim_solution_usable(s, r) && lemke) mcd_sim_warm_basis_keep(s, g, &p);
     *iterations = ss.iterations, *residual = ss.error;
     return r;
 }

@@ -24,7 +24,9 @@
  * (mcd_sim_warm_keep_mlcp) and recorded with the impulse. nslcp-lemke
  * starts from its own friction memory instead (mcd_nslcp_start, matched
  * as Eq. 42 of its paper matches), this file deciding only whether a
- * group starts warm (mcd_sim_warm_group).
+ * group starts warm (mcd_sim_warm_group); mlcp-lemke also starts from the
+ * previous solution's basis of the matched contacts (sim_warm_basis.c,
+ * through mcd_sim_warm_match_of).
  * A group none of whose contacts matched is solved cold, exactly as with
  * warm start off, and so is, a second time, a group whose warm-started
  * solve did not converge (sim_solve.c): a start near the previous step's
@@ -55,6 +57,8 @@ struct mcd_sim_warm {
     double *start_sigma; /* per contact of the step: the matched sigma */
     double *step_sigma;  /* per contact of the step: sigma of its MLCP solution */
     char *matched;       /* per contact of the step */
+    int *match;          /* per contact of the step: the recorded contact it matched, or -1 */
+    double *match_sign;  /* per contact of the step: -1 if recorded in the other order, else 1 */
     int cold;            /* 1: the solves start cold (the retry of a failed warm solve) */
 };
 
@@ -72,8 +76,10 @@ mcd_status mcd_sim_warm_create(mcd_sim *s, mcd_error *err)
     w->start_sigma = calloc(cap + 1, sizeof *w->start_sigma);
     w->step_sigma = calloc(cap + 1, sizeof *w->step_sigma);
     w->matched = calloc(cap + 1, sizeof *w->matched);
+    w->match = calloc(cap + 1, sizeof *w->match);
+    w->match_sign = calloc(cap + 1, sizeof *w->match_sign);
     if (!w->pair || !w->pos || !w->F || !w->sigma || !w->start || !w->start_sigma ||
-        !w->step_sigma || !w->matched)
+        !w->step_sigma || !w->matched || !w->match || !w->match_sign)
         return mcd_fail(err, MCD_ERR_NOMEM, "warm start: out of memory");
     return MCD_OK;
 }
@@ -83,7 +89,8 @@ void mcd_sim_warm_free(mcd_sim *s)
     struct mcd_sim_warm *w = s->warm;
     if (!w) return;
     free(w->pair), free(w->pos), free(w->F), free(w->sigma), free(w->start);
-    free(w->start_sigma), free(w->step_sigma), free(w->matched);
+    free(w->start_sigma), free(w->step_sigma), free(w->matched), free(w->match);
+    free(w->match_sign);
     free(w);
     s->warm = NULL;
 }
@@ -131,6 +138,7 @@ void mcd_sim_warm_match(mcd_sim *s)
         double sign = 1.0;
         const int i = nearest(w, c, &sign);
         w->matched[k] = i >= 0;
+        w->match[k] = i, w->match_sign[k] = sign;
         w->start_sigma[k] = i >= 0 ? w->sigma[i] : 0.0;
         w->step_sigma[k] = 0.0; /* until an MLCP solution gives it */
         if (i >= 0)
@@ -139,6 +147,13 @@ void mcd_sim_warm_match(mcd_sim *s)
         else
             memset(w->start + MCD_FC3D_ROWS * k, 0, MCD_FC3D_ROWS * sizeof *w->start);
     }
+    mcd_sim_warm_basis_forget_step(s);
+}
+
+int mcd_sim_warm_match_of(const mcd_sim *s, int k, double *sign)
+{
+    *sign = s->warm->match_sign[k];
+    return s->warm->match[k];
 }
 
 void mcd_sim_warm_record(mcd_sim *s)
@@ -157,6 +172,7 @@ void mcd_sim_warm_record(mcd_sim *s)
         mcd_v3_copy(w->pos + 3 * k, c->pos);
     }
     w->n = s->ncontacts;
+    mcd_sim_warm_basis_record(s);
 }
 
 int mcd_sim_warm_group(const mcd_sim *s, int g)

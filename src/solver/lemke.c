@@ -184,7 +184,8 @@
 #define LEMKE_TIE_PIVOT_RATIO                                                                      \
     1e-2 /* tied rows with a_i below this times the largest do not pivot */
 #define LEMKE_PERTURBATION                                                                         \
-    1e-11 /* after a cycle: b perturbed by up to twice this times max |b_i| */
+    1e-11                  /* after a cycle: b perturbed by up to twice this times max |b_i| */
+#define LEMKE_WARM_PATHS 3 /* warm paths, each from the last one's end (solved_from_guess) */
 #define LEMKE_GUESS_PIVOT_TOL                                                                      \
     1e-12 /* a warm start's guessed zeta_j with a smaller pivot stays nonbasic (choose_guess) */
 
@@ -897,9 +898,12 @@ static int basis_solves(int m, const double *A, const double *b, const mcd_lemke
  * as -e, as on the cold path from {w}: x_B + z0 e >= 0 for z0 >= -min x_B
  * (Lemke's scheme with a covering vector d, Cottle, Pang and Stone, The
  * Linear Complementarity Problem, 1992, section 4.4). This d need not be
- * positive, and then a ray proves nothing; so Harris' test only, no second
- * pass, no strict path: any end but a solution sends the caller to the
- * cold path. B^{-1} from the LU. */
+ * positive, and then a ray proves nothing; so Harris' test only, with the
+ * bound shifts limited as on the cold path's second pass (unlimited, the
+ * end point solved afresh with the true b had residuals of 0.1..0.3 on
+ * the sphere pile's groups, 1e6 times the accepted one), no strict path:
+ * any end but a solution sends the caller to the cold path. B^{-1} from
+ * the LU. */
 static mcd_status warm_path(int m, const double *A, const double *b, int max_pivots,
                             const mcd_lemke_ws *w, int *pivots)
 {
@@ -915,7 +919,7 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
     double scale, error;
     noise(m, A, w, &scale, &error);
     path_end end;
-    lemke_rule rule = {INFINITY, 1, 0.0};
+    lemke_rule rule = {LEMKE_SHIFT_TOL, 1, 0.0};
     return walk_path(m, A, b, max_pivots, w, rule, error / scale, pivots, &end);
 }
 
@@ -923,8 +927,12 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
  * where zeta_start_j > 0), if it solves the LCP as it is (basis_solves):
  * the previous solution's basis. Else its well-conditioned part
  * (choose_guess), if that solves it, or the warm path from it if that
- * ends on a point that does. Returns whether zeta holds such a point,
- * counting in w->warm_ends how it ended; pivots counts the warm path's. */
+ * ends on a point that does. An end whose point, solved afresh, misses
+ * basis_solves' bar by rounding (the pile's: residuals 1.2 to 20 times
+ * the bar, basic values down to -2e-10) starts another warm path, up to
+ * LEMKE_WARM_PATHS in all (the pile's take 2 to 60 pivots more). Returns
+ * whether zeta holds such a point, counting in w->warm_ends how it ended;
+ * pivots counts the warm paths'. */
 static int solved_from_guess(int m, const double *A, const double *b, const double *zeta_start,
                              int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
@@ -935,12 +943,13 @@ static int solved_from_guess(int m, const double *A, const double *b, const doub
     int solved = solve_guess(m, A, b, w) && basis_solves(m, A, b, w, zeta);
     if (!solved) {
         choose_guess(m, A, zeta_start, w);
-        const int factored = solve_guess(m, A, b, w);
+        int factored = solve_guess(m, A, b, w);
         solved = factored && basis_solves(m, A, b, w, zeta);
-        if (factored && !solved && warm_path(m, A, b, max_pivots, w, pivots) == MCD_OK) {
+        for (int k = 0; k < LEMKE_WARM_PATHS && factored && !solved; k++) {
+            if (warm_path(m, A, b, max_pivots, w, pivots) != MCD_OK) break;
             counter = &ends->by_path;
-            refine(m, A, b, w);
-            solved = basis_solves(m, A, b, w, zeta);
+            factored = solve_guess(m, A, b, w); /* its end, solved with the true b */
+            solved = factored && basis_solves(m, A, b, w, zeta);
         }
     }
     if (!solved) counter = &ends->fell_back;
@@ -975,7 +984,10 @@ mcd_status mcd_lemke(int m, const double *A, const double *b, const double *zeta
 {
     *pivots = 0;
     memset(zeta, 0, (size_t)m * sizeof *zeta);
-    if (m == 0 || b[first_row(m, b)] >= 0) return MCD_OK; /* zeta = 0 solves it */
+    if (m == 0 || b[first_row(m, b)] >= 0) { /* zeta = 0 solves it: the basis {w} */
+        for (int i = 0; i < m; i++) w->basis[i] = i;
+        return MCD_OK;
+    }
     mcd_lemke_ws ws = *w; /* NULL sparse state: the dense LU (lemke.h) */
     ws.sparse = w->dense_lu ? NULL : mcd_lemke_basis_lu_create(m, A);
     mcd_status status = lemke_solve(m, A, b, zeta_start, max_pivots, &ws, zeta, pivots);

@@ -70,7 +70,9 @@ typedef struct mcd_lemke_ws {
  * does not prove it is reported only after the strict path ends on one) or
  * MCD_ERR_NOT_CONVERGED (max_pivots reached, or the strict path cycled).
  * On failure zeta holds the zeta part of the current almost-complementary
- * basic point.
+ * basic point. On return w->basis holds the basis of the last path (row
+ * i: w_v basic for v < m, zeta_{v-m} for m <= v < 2m, z0 for v = 2m), on
+ * a solution the solution's basis ({w} when zeta = 0 solves the LCP).
  * Bases are factored by KLU (lemke_basis_lu.h) when m >
  * MCD_LEMKE_BASIS_LU_MIN_M and A is sparse (at most
  * MCD_LEMKE_BASIS_LU_MAX_FILL m^2 nonzero entries), unless w->dense_lu;

@@ -200,9 +200,32 @@ static mcd_status solve_mlcp_pfb(const mcd_solver_ws *ws, mcd_solver_kind k, con
     return run_lm(ws, k, &sys, o, z, stats);
 }
 
+/* The guessed basis of Lemke's LCP (zeta_start: 1 basic, 0 not, lemke.h)
+ * from an MLCP basis (mcd_solve_mlcp_lemke_basis): row comp_rows[k]'s. */
+static void lcp_basis_start(const mcd_mlcp_reduced *red, const unsigned char *basis,
+                            double *zeta_start)
+{
+    for (int k = 0; k < red->nc; k++) zeta_start[k] = basis[red->comp_rows[k]] ? 1.0 : 0.0;
+}
+
+/* The MLCP basis of Lemke's final basis (lemke.h, w->basis): 1 on the
+ * rows whose zeta is basic, 0 on the others and on the free rows. */
+static void mlcp_basis_of_lemke(const mcd_mlcp *p, const mcd_mlcp_reduced *red,
+                                const int *lcp_basis, unsigned char *basis)
+{
+    memset(basis, 0, (size_t)p->n);
+    for (int i = 0; i < red->nc; i++) {
+        int v = lcp_basis[i];
+        if (v >= red->nc && v < 2 * red->nc) basis[red->comp_rows[v - red->nc]] = 1;
+    }
+}
+
+/* mlcp-lemke; basis (NULL, or the MLCP basis in and out:
+ * mcd_solve_mlcp_lemke_basis) replaces z's positive entries as the guess
+ * and receives Lemke's final basis. */
 static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
-                                   const mcd_solver_opts *o, double *z, mcd_solver_stats *stats,
-                                   mcd_error *err)
+                                   const mcd_solver_opts *o, double *z, unsigned char *basis,
+                                   mcd_solver_stats *stats, mcd_error *err)
 {
     size_t n2 = (size_t)ws->n_max * (size_t)ws->n_max;
     mcd_mlcp_reduced red = {
@@ -238,10 +261,14 @@ static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
     double *zeta = mcd_ws_vec(ws, 6), *zeta_start = NULL;
     if (o->warm_start) {
         zeta_start = mcd_ws_vec(ws, 11);
-        mcd_mlcp_lcp_start(p, &red, z, zeta_start);
+        if (basis)
+            lcp_basis_start(&red, basis, zeta_start);
+        else
+            mcd_mlcp_lcp_start(p, &red, z, zeta_start);
     }
     st = mcd_lemke(red.nc, red.A, red.b, zeta_start, o->max_iter, &lw, zeta, &stats->iterations);
     mcd_mlcp_expand(p, &red, zeta, z);
+    if (basis) mlcp_basis_of_lemke(p, &red, lw.basis, basis);
     return st;
 }
 
@@ -410,7 +437,7 @@ static mcd_status lemke_stage(const mcd_solver_ws *ws, const mcd_mlcp *p, const 
     lo.tol = o->tol;
     lo.max_iter = LEMKE_PIVOTS_PER_ROW * p->n;
     mcd_solver_stats ls = {0};
-    solve_mlcp_lemke(ws, p, &lo, z, &ls, NULL);
+    solve_mlcp_lemke(ws, p, &lo, z, NULL, &ls, NULL);
     stats->stages++;
     stats->iterations += ls.iterations;
     double e = mcd_mlcp_error(p, z, mcd_ws_vec(ws, 9));
@@ -422,12 +449,21 @@ static mcd_status lemke_stage(const mcd_solver_ws *ws, const mcd_mlcp *p, const 
     return e <= o->tol ? MCD_OK : MCD_ERR_NOT_CONVERGED;
 }
 
-/* An MLCP by the method k, then its fallback chain (solver.h). */
-static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
-                                   const mcd_solver_opts *o, double *z, mcd_solver_stats *stats,
-                                   mcd_error *err)
+/* The basis a point names (mcd_solve_mlcp_lemke_basis, after a later
+ * stage of the chain): 1 where z_i is off its bound, of a row with one. */
+static void basis_of_point(const mcd_mlcp *p, const double *z, unsigned char *basis)
 {
-    mcd_status st = k == MCD_SOLVER_MLCP_LEMKE ? solve_mlcp_lemke(ws, p, o, z, stats, err)
+    for (int i = 0; i < p->n; i++)
+        basis[i] = isfinite(p->lo[i]) ? z[i] > p->lo[i] : isfinite(p->hi[i]) && z[i] < p->hi[i];
+}
+
+/* An MLCP by the method k, then its fallback chain (solver.h); basis as
+ * solve_mlcp_lemke's. */
+static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                                   const mcd_solver_opts *o, double *z, unsigned char *basis,
+                                   mcd_solver_stats *stats, mcd_error *err)
+{
+    mcd_status st = k == MCD_SOLVER_MLCP_LEMKE ? solve_mlcp_lemke(ws, p, o, z, basis, stats, err)
                                                : solve_mlcp_pfb(ws, k, p, o, z, stats);
     stats->stages = 1;
     if (st == MCD_ERR_UNSUPPORTED) return st;
@@ -438,6 +474,7 @@ static mcd_status solve_mlcp_chain(const mcd_solver_ws *ws, mcd_solver_kind k, c
     st = proximal_mlcp(ws, k, p, o, z, stats);
     if (st != MCD_OK && k == MCD_SOLVER_MLCP_PFB_PLM && !has_box_row(p))
         st = lemke_stage(ws, p, o, z, stats);
+    if (basis) basis_of_point(p, z, basis);
     return st;
 }
 
@@ -645,20 +682,38 @@ static mcd_status prepare_fc3d(const mcd_solver_ws *ws, mcd_solver_kind k, const
     return st;
 }
 
-mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
-                          const mcd_solver_opts *opts, double *z, mcd_solver_stats *stats,
-                          mcd_error *err)
+/* mcd_solve_mlcp and mcd_solve_mlcp_lemke_basis (basis NULL for the
+ * first; needs_basis for the second, whose NULL basis is invalid input). */
+static mcd_status solve_mlcp_checked(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                                     const mcd_solver_opts *opts, double *z, unsigned char *basis,
+                                     int needs_basis, mcd_solver_stats *stats, mcd_error *err)
 {
     mcd_solver_stats local;
     if (!stats) stats = &local;
     double t0 = start(stats);
     mcd_solver_opts o;
-    mcd_status st = prepare_mlcp(ws, k, p, opts, z, &o, err);
+    mcd_status st = needs_basis && !basis
+                        ? mcd_fail(err, MCD_ERR_ARG, "%s: basis is NULL", mcd_solver_name(k))
+                        : prepare_mlcp(ws, k, p, opts, z, &o, err);
     if (st == MCD_OK && p->n > 0) {
-        st = solve_mlcp_chain(ws, k, p, &o, z, stats, err);
+        st = solve_mlcp_chain(ws, k, p, &o, z, basis, stats, err);
         describe_outcome(st, k, &o, stats, err);
     }
     return finish(st, stats, t0);
+}
+
+mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *p,
+                          const mcd_solver_opts *opts, double *z, mcd_solver_stats *stats,
+                          mcd_error *err)
+{
+    return solve_mlcp_checked(ws, k, p, opts, z, NULL, 0, stats, err);
+}
+
+mcd_status mcd_solve_mlcp_lemke_basis(mcd_solver_ws *ws, const mcd_mlcp *p,
+                                      const mcd_solver_opts *opts, double *z, unsigned char *basis,
+                                      mcd_solver_stats *stats, mcd_error *err)
+{
+    return solve_mlcp_checked(ws, MCD_SOLVER_MLCP_LEMKE, p, opts, z, basis, 1, stats, err);
 }
 
 mcd_status mcd_solve_fc3d(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_fc3d *p,

@@ -15,12 +15,18 @@
  *    sliding (F_n, beta_2, sigma basic: det of the basis matrix -1, not
  *    singular). From that basis the covering vector d = B e = (-1, 2, -3,
  *    0) is not positive, and the path ends on a ray after one pivot: the
- *    cold path then solves it, the pivots of both counted. */
+ *    cold path then solves it, the pivots of both counted;
+ *  - the same pile groups through the solver API with the basis in and out
+ *    (mcd_solve_mlcp_lemke_basis): started from its own solution's basis
+ *    (degenerate basic variables included), each is solved with 0 pivots
+ *    to the same point, where its solution's positive entries
+ *    (mcd_solve_mlcp, warm) cost pivots; a NULL basis is MCD_ERR_ARG. */
 #include "common/check_main.h"
 #include "solver_testutil.h"
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +249,58 @@ START_TEST(warm_ray_falls_back_to_the_cold_path)
 }
 END_TEST
 
+/* The pile group through the solver API: solved cold with its basis out,
+ * then from that basis (0 pivots, the same point) and from the solution's
+ * positive entries (pivots). */
+static void basis_as_guess(const char *file, int n)
+{
+    mcd_problem_file f = tu_read_lcp_data(file, n);
+    const mcd_mlcp *p = &f.mlcp;
+    mcd_solver_ws *ws = NULL;
+    ck_assert_int_eq(mcd_solver_ws_create(n, &ws, NULL), MCD_OK);
+    double *z = calloc((size_t)n, sizeof *z), *z_cold = calloc((size_t)n, sizeof *z);
+    unsigned char *basis = calloc((size_t)n, 1);
+    ck_assert(z && z_cold && basis);
+    mcd_solver_opts o = mcd_solver_default_opts(MCD_SOLVER_MLCP_LEMKE);
+    mcd_solver_stats cold, warm, positive;
+    o.warm_start = 0;
+    ck_assert_int_eq(mcd_solve_mlcp_lemke_basis(ws, p, &o, z_cold, basis, &cold, NULL), MCD_OK);
+    int nbasic = 0, npositive = 0;
+    for (int i = 0; i < n; i++) nbasic += basis[i], npositive += z_cold[i] > 0;
+    ck_assert_int_gt(nbasic, npositive); /* degenerate: basic variables at zero */
+    o.warm_start = 1;
+    memcpy(z, z_cold, (size_t)n * sizeof *z);
+    ck_assert_int_eq(mcd_solve_mlcp_lemke_basis(ws, p, &o, z, basis, &warm, NULL), MCD_OK);
+    ck_assert_int_eq(warm.iterations, 0);
+    ck_assert_double_le(warm.error, o.tol);
+    for (int i = 0; i < n; i++)
+        ck_assert_double_le(fabs(z[i] - z_cold[i]), 1e-9 * (1.0 + fabs(z_cold[i])));
+    memcpy(z, z_cold, (size_t)n * sizeof *z);
+    ck_assert_int_eq(mcd_solve_mlcp(ws, MCD_SOLVER_MLCP_LEMKE, p, &o, z, &positive, NULL), MCD_OK);
+    ck_assert_int_gt(positive.iterations, 0);
+    printf("%s: cold %d pivots; from its basis (%d basic, %d positive) %d, from its positive "
+           "entries %d\n",
+           file, cold.iterations, nbasic, npositive, warm.iterations, positive.iterations);
+    mcd_error err = {0};
+    ck_assert_int_eq(mcd_solve_mlcp_lemke_basis(ws, p, &o, z, NULL, NULL, &err), MCD_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(err.msg, "basis"));
+    free(z), free(z_cold), free(basis);
+    mcd_solver_ws_free(ws);
+    mcd_problem_file_free(&f);
+}
+
+START_TEST(pile_group_26_from_its_basis_takes_no_pivot)
+{
+    basis_as_guess("lemke_pile_regular_26.dat", 312);
+}
+END_TEST
+
+START_TEST(pile_group_64_from_its_basis_takes_no_pivot)
+{
+    basis_as_guess("lemke_pile_regular_64.dat", 412);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-lemke-warm");
@@ -254,6 +312,8 @@ int main(void)
     tcase_add_test(tc, pile_group_26_from_a_random_guess_is_solved);
     tcase_add_test(tc, pile_group_64_from_a_random_guess_is_solved);
     tcase_add_test(tc, warm_ray_falls_back_to_the_cold_path);
+    tcase_add_test(tc, pile_group_26_from_its_basis_takes_no_pivot);
+    tcase_add_test(tc, pile_group_64_from_its_basis_takes_no_pivot);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
