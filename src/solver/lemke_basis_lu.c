@@ -61,6 +61,12 @@ static void fill_columns(mcd_lemke_basis_lu *s, const double *A)
     s->Ap[m] = p;
 }
 
+void mcd_lemke_basis_lu_columns(const mcd_lemke_basis_lu *s, const int **Ap, const int **Ai,
+                                const double **Ax)
+{
+    *Ap = s->Ap, *Ai = s->Ai, *Ax = s->Ax;
+}
+
 mcd_lemke_basis_lu *mcd_lemke_basis_lu_create(int m, const double *A)
 {
     if (m <= MCD_LEMKE_BASIS_LU_MIN_M) return NULL;

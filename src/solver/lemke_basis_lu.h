@@ -40,6 +40,11 @@ typedef struct mcd_lemke_basis_lu mcd_lemke_basis_lu;
  * overflow KLU's int indices, or memory runs out. */
 mcd_lemke_basis_lu *mcd_lemke_basis_lu_create(int m, const double *A);
 
+/* A by columns (CSC): column j's row indices Ai[Ap[j] .. Ap[j + 1] - 1]
+ * and values Ax there, its nonzero entries in increasing row order. */
+void mcd_lemke_basis_lu_columns(const mcd_lemke_basis_lu *s, const int **Ap, const int **Ai,
+                                const double **Ax);
+
 /* Frees the state (s may be NULL). */
 void mcd_lemke_basis_lu_free(mcd_lemke_basis_lu *s);
 
