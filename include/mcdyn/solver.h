@@ -159,10 +159,12 @@ mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *
  * entries: a degenerate basic variable (at its bound) is part of it, and
  * a statically indeterminate contact set's basis is nonsingular where the
  * set of positive impulses need not be. basis (p->n bytes, not NULL):
- * on entry, read only with opts->warm_start, the guess, nonzero where
- * z_i is basic (Lemke's zeta_i, z_i's distance to its bound) and 0 where
- * its slack w_i is, in place of z's positive entries (lemke.h; free rows'
- * entries are ignored); on return, the basis of Lemke's last path (the
+ * on entry, read only with opts->warm_start, a first guess, nonzero
+ * where z_i is basic (Lemke's zeta_i, z_i's distance to its bound) and 0
+ * where its slack w_i is (free rows' entries are ignored): if its basis
+ * solves the problem as it stands, that is the solution (0 pivots); else
+ * Lemke goes on from z's positive entries as mcd_solve_mlcp does
+ * (lemke.h, basis_start); on return, the basis of Lemke's last path (the
  * solution's on MCD_OK), 1 where z_i is basic, or, where a later stage of
  * the chain ran, 1 where z_i is off its bound. Invalid input
  * (MCD_ERR_ARG, also for a NULL basis) leaves z and basis untouched.

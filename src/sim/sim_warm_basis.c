@@ -1,5 +1,5 @@
 /* Warm start of mlcp-lemke from the previous step's basis (sim_internal.h;
- * docs/solvers.md, "Warm start from the previous basis").
+ * docs/solvers.md, "mlcp-lemke from the previous solution's basis (session 18)").
  *
  * The impulses alone (sim_warm.c) name a basis by their positive entries,
  * and on a statically indeterminate contact set (a pile: more impulse
@@ -10,8 +10,13 @@
  * step's friction directions name two per sliding or sticking contact.
  * So the basis of each contact's MLCP rows, (F_n, beta_1..beta_nf, sigma),
  * is kept after every mlcp-lemke solve (mcd_solve_mlcp_lemke_basis) and
- * recorded with the impulses; a matched contact of the next step starts
- * from it, its beta pattern turned with the friction directions: the
+ * recorded with the impulses; the next step's solve tries it first, as it
+ * stands (0 pivots if the basis still solves the step's problem; else
+ * Lemke goes on from the impulses' positive entries, solver.h: on the
+ * humanoid lying flat, whose contacts alternate between two states from
+ * step to step, a path from last step's exact basis took 59 pivots where
+ * the impulses' guess took 13). A matched contact's pattern is turned
+ * with the friction directions: the
  * recorded world direction of beta_1 (reversed with the body pair's order,
  * the impulse on A reversing with it) is found in the new step's (f, o)
  * plane and the pattern is shifted by the nearest whole number of

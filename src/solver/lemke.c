@@ -958,7 +958,18 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
     return walk_path(m, A, b, max_pivots, w, rule, error / scale, pivots, &end);
 }
 
-/* The warm start of mcd_lemke (lemke.h). The guessed basis (zeta_j basic
+/* Whether the basis that start names (zeta_j basic where start_j > 0)
+ * solves the LCP as it stands (solve_guess, basis_solves; the point in
+ * zeta). */
+static int guess_solves(int m, const double *A, const double *b, const double *start,
+                        const mcd_lemke_ws *w, double *zeta)
+{
+    for (int i = 0; i < m; i++) w->basis[i] = start[i] > 0 ? m + i : i;
+    return solve_guess(m, A, b, w) && basis_solves(m, A, b, w, zeta);
+}
+
+/* The warm start of mcd_lemke (lemke.h). w->basis_start's basis, if it
+ * solves the LCP as it stands. The guessed basis (zeta_j basic
  * where zeta_start_j > 0), if it solves the LCP as it is (basis_solves):
  * the previous solution's basis. Else its well-conditioned part
  * (choose_guess), if that solves it, or the warm path from it if that
@@ -973,9 +984,12 @@ static int solved_from_guess(int m, const double *A, const double *b, const doub
 {
     mcd_lemke_warm_ends *ends = w->warm_ends, ignored = {0};
     if (!ends) ends = &ignored;
-    for (int i = 0; i < m; i++) w->basis[i] = zeta_start[i] > 0 ? m + i : i;
     int *counter = &ends->at_start;
-    int solved = solve_guess(m, A, b, w) && basis_solves(m, A, b, w, zeta);
+    if (w->basis_start && guess_solves(m, A, b, w->basis_start, w, zeta)) {
+        ++*counter;
+        return 1;
+    }
+    int solved = guess_solves(m, A, b, zeta_start, w, zeta);
     if (!solved) {
         choose_guess(m, A, zeta_start, w);
         int factored = solve_guess(m, A, b, w);

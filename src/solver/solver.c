@@ -221,8 +221,9 @@ static void mlcp_basis_of_lemke(const mcd_mlcp *p, const mcd_mlcp_reduced *red,
 }
 
 /* mlcp-lemke; basis (NULL, or the MLCP basis in and out:
- * mcd_solve_mlcp_lemke_basis) replaces z's positive entries as the guess
- * and receives Lemke's final basis. */
+ * mcd_solve_mlcp_lemke_basis) is Lemke's first guess (lemke.h,
+ * basis_start), before z's positive entries, and receives its final
+ * basis. */
 static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
                                    const mcd_solver_opts *o, double *z, unsigned char *basis,
                                    mcd_solver_stats *stats, mcd_error *err)
@@ -261,10 +262,11 @@ static mcd_status solve_mlcp_lemke(const mcd_solver_ws *ws, const mcd_mlcp *p,
     double *zeta = mcd_ws_vec(ws, 6), *zeta_start = NULL;
     if (o->warm_start) {
         zeta_start = mcd_ws_vec(ws, 11);
-        if (basis)
-            lcp_basis_start(&red, basis, zeta_start);
-        else
-            mcd_mlcp_lcp_start(p, &red, z, zeta_start);
+        mcd_mlcp_lcp_start(p, &red, z, zeta_start);
+        if (basis) {
+            lcp_basis_start(&red, basis, zeta_start + ws->n_max); /* slot 11's second half */
+            lw.basis_start = zeta_start + ws->n_max;
+        }
     }
     st = mcd_lemke(red.nc, red.A, red.b, zeta_start, o->max_iter, &lw, zeta, &stats->iterations);
     mcd_mlcp_expand(p, &red, zeta, z);

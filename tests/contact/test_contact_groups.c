@@ -185,15 +185,8 @@ END_TEST
  * step method solved by group. The non-singular LCP methods solve the whole
  * problem at once (W block diagonal): the factorization of its free rows
  * mixes the two boxes' rounding, which grows over the 100 steps to about
- * 4e-12 (measured); they are held to 1e-9. mlcp-lemke runs cold here:
- * warm, it starts each step from the previous solution's basis
- * (src/sim/sim_warm_basis.c), and on a box landing flat on four corners
- * that basis is one of several of the same point, which rounding picks
- * (box 0's first solve ends with contact 3's sigma basic at zero grouped,
- * nonbasic alone); from different bases the next solves pick different
- * solutions of an MLCP whose solution is not unique (the velocities part
- * by 3e-4 at step 65). Both boxes stand at the same place; the provider
- * makes no contact between them. */
+ * 4e-12 (measured); they are held to 1e-9. Both boxes stand at the same
+ * place; the provider makes no contact between them. */
 START_TEST(grouped_equals_alone)
 {
     const mcd_step_method method = (mcd_step_method)_i;
@@ -203,7 +196,6 @@ START_TEST(grouped_equals_alone)
     mcd_sim_options o = mcd_sim_default_options();
     o.solver = method;
     o.solver_opts = mcd_step_method_default_opts(method);
-    if (method == MCD_METHOD_MLCP_LEMKE) o.solver_opts.warm_start = 0;
     o.on_failure = MCD_ON_FAILURE_WARN;
     mcd_sim *s2 = NULL, *s1[2] = {NULL, NULL};
     ck_assert_int_eq(mcd_sim_create(two, &o, &s2, NULL), MCD_OK);
