@@ -958,51 +958,85 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
     return walk_path(m, A, b, max_pivots, w, rule, error / scale, pivots, &end);
 }
 
-/* Whether the basis that start names (zeta_j basic where start_j > 0)
- * solves the LCP as it stands (solve_guess, basis_solves; the point in
- * zeta). */
-static int guess_solves(int m, const double *A, const double *b, const double *start,
-                        const mcd_lemke_ws *w, double *zeta)
+/* The rows of the solved guess (solve_guess) whose basic value is below
+ * basis_solves' bound: how far from feasible a warm path starts. */
+static int infeasible_rows(int m, const mcd_lemke_ws *w)
+{
+    const double scale = fmax(mcd_dense_max_abs(m, w->xB + m), mcd_dense_max_abs(m, w->xB));
+    int n = 0;
+    for (int i = 0; i < m; i++) n += w->xB[i] < -shift_allowance(scale, 0.0);
+    return n;
+}
+
+/* Factors and solves the basis that start names (zeta_j basic where
+ * start_j > 0); *solved says whether it solves the LCP as it stands
+ * (basis_solves; the point in zeta). Returns its infeasible rows, m + 1
+ * if it is singular. */
+static int try_guess(int m, const double *A, const double *b, const double *start,
+                     const mcd_lemke_ws *w, double *zeta, int *solved)
 {
     for (int i = 0; i < m; i++) w->basis[i] = start[i] > 0 ? m + i : i;
-    return solve_guess(m, A, b, w) && basis_solves(m, A, b, w, zeta);
+    *solved = 0;
+    if (!solve_guess(m, A, b, w)) return m + 1;
+    *solved = basis_solves(m, A, b, w, zeta);
+    return infeasible_rows(m, w);
+}
+
+/* Warm paths from the factored and solved guess (solve_guess), up to
+ * LEMKE_WARM_PATHS, each from the last one's end solved afresh, until one
+ * ends on a point that solves the LCP (basis_solves; the point in zeta):
+ * the sphere pile's end points miss basis_solves' bar by rounding
+ * (residuals 1.2 to 20 times the bar, basic values down to -2e-10) and the
+ * next path takes 2 to 60 pivots. Returns whether one did; *by_path says
+ * whether a path ended at all. */
+static int warm_paths(int m, const double *A, const double *b, int max_pivots,
+                      const mcd_lemke_ws *w, double *zeta, int *pivots, int *by_path)
+{
+    int factored = 1, solved = 0;
+    for (int k = 0; k < LEMKE_WARM_PATHS && factored && !solved; k++) {
+        if (warm_path(m, A, b, max_pivots, w, pivots) != MCD_OK) break;
+        *by_path = 1;
+        factored = solve_guess(m, A, b, w); /* its end, solved with the true b */
+        solved = factored && basis_solves(m, A, b, w, zeta);
+    }
+    return solved;
 }
 
 /* The warm start of mcd_lemke (lemke.h). w->basis_start's basis, if it
- * solves the LCP as it stands. The guessed basis (zeta_j basic
- * where zeta_start_j > 0), if it solves the LCP as it is (basis_solves):
- * the previous solution's basis. Else its well-conditioned part
- * (choose_guess), if that solves it, or the warm path from it if that
- * ends on a point that does. An end whose point, solved afresh, misses
- * basis_solves' bar by rounding (the pile's: residuals 1.2 to 20 times
- * the bar, basic values down to -2e-10) starts another warm path, up to
- * LEMKE_WARM_PATHS in all (the pile's take 2 to 60 pivots more). Returns
- * whether zeta holds such a point, counting in w->warm_ends how it ended;
- * pivots counts the warm paths'. */
+ * solves the LCP as it stands. The guessed basis (zeta_j basic where
+ * zeta_start_j > 0), if it solves the LCP as it is (basis_solves). Else
+ * its well-conditioned part (choose_guess), if that solves it, or the
+ * warm paths from it (warm_paths) if they end on a point that does; if
+ * they do not, the warm paths from w->basis_start's basis (if it is not
+ * singular). Not from that basis first: on humanoid_flat, whose contacts
+ * alternate between two states at rest, a path from the last step's basis
+ * (the other state's) took 59 pivots where the zeta_start guess's took
+ * 13; on the sphere pile's landing the zeta_start guess's paths mostly end
+ * on a ray within a few pivots, and the basis's then save a cold path
+ * (docs/solvers.md, "mlcp-lemke from the previous solution's basis
+ * (session 18)"). Returns whether zeta holds such a point, counting in
+ * w->warm_ends how it ended; pivots counts the warm paths'. */
 static int solved_from_guess(int m, const double *A, const double *b, const double *zeta_start,
                              int max_pivots, const mcd_lemke_ws *w, double *zeta, int *pivots)
 {
     mcd_lemke_warm_ends *ends = w->warm_ends, ignored = {0};
     if (!ends) ends = &ignored;
-    int *counter = &ends->at_start;
-    if (w->basis_start && guess_solves(m, A, b, w->basis_start, w, zeta)) {
-        ++*counter;
-        return 1;
-    }
-    int solved = guess_solves(m, A, b, zeta_start, w, zeta);
+    int solved = 0, by_path = 0;
+    const int basis_factors =
+        w->basis_start && try_guess(m, A, b, w->basis_start, w, zeta, &solved) <= m;
+    if (!solved) try_guess(m, A, b, zeta_start, w, zeta, &solved);
     if (!solved) {
         choose_guess(m, A, zeta_start, w);
-        int factored = solve_guess(m, A, b, w);
+        const int factored = solve_guess(m, A, b, w);
         solved = factored && basis_solves(m, A, b, w, zeta);
-        for (int k = 0; k < LEMKE_WARM_PATHS && factored && !solved; k++) {
-            if (warm_path(m, A, b, max_pivots, w, pivots) != MCD_OK) break;
-            counter = &ends->by_path;
-            factored = solve_guess(m, A, b, w); /* its end, solved with the true b */
-            solved = factored && basis_solves(m, A, b, w, zeta);
-        }
+        if (factored && !solved)
+            solved = warm_paths(m, A, b, max_pivots, w, zeta, pivots, &by_path);
     }
-    if (!solved) counter = &ends->fell_back;
-    ++*counter;
+    if (!solved && basis_factors) {
+        try_guess(m, A, b, w->basis_start, w, zeta, &solved); /* not solved as it stands */
+        solved = warm_paths(m, A, b, max_pivots, w, zeta, pivots, &by_path);
+    }
+    ++*(!solved ? &ends->fell_back : by_path ? &ends->by_path : &ends->at_start);
     return solved;
 }
 

@@ -16,6 +16,8 @@
  *    singular). From that basis the covering vector d = B e = (-1, 2, -3,
  *    0) is not positive, and the path ends on a ray after one pivot: the
  *    cold path then solves it, the pivots of both counted;
+ *  - the same LCP with a first guess (basis_start) whose warm path solves
+ *    it after the guess's path ends on a ray: no fall-back;
  *  - the same pile groups through the solver API with the basis in and out
  *    (mcd_solve_mlcp_lemke_basis): started from its own solution's basis
  *    (degenerate basic variables included), each is solved with 0 pivots
@@ -301,6 +303,31 @@ START_TEST(pile_group_64_from_its_basis_takes_no_pivot)
 }
 END_TEST
 
+/* The same LCP with a first guess (basis_start) that does not solve it as
+ * it stands but whose warm path does: the basis {w}, from which the warm
+ * path is the cold path itself (d = B e = e). After the guess's path ends
+ * on a ray (its one pivot), the first guess's path solves it: counted as
+ * by_path, not as a fall-back to the cold path. */
+START_TEST(first_guess_paths_after_the_guess_ends_on_a_ray)
+{
+    enum { m = 4 };
+    const double A[m * m] = {1, 0, 0, 0, 0, 2, -2, 1, 0, -2, 2, 1, 1, -1, -1, 0};
+    const double b[m] = {1, 1, -1, 0}, guess[m] = {1, 0, 1, 1}, first[m] = {0, 0, 0, 0};
+    warm_run r;
+    warm_run_alloc(&r, m);
+    double zeta[m];
+    int cold_pivots, pivots;
+    ck_assert_int_eq(mcd_lemke(m, A, b, NULL, 100, &r.w, zeta, &cold_pivots), MCD_OK);
+    r.w.basis_start = first;
+    ck_assert_int_eq(mcd_lemke(m, A, b, guess, 100, &r.w, zeta, &pivots), MCD_OK);
+    ck_assert_int_eq(r.ends.by_path, 1);
+    ck_assert_int_eq(r.ends.at_start + r.ends.fell_back, 0);
+    ck_assert_int_eq(pivots, cold_pivots + 1);
+    ck_assert_double_le(lcp_residual(m, A, b, zeta), 1e-15);
+    warm_run_free(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("solver-lemke-warm");
@@ -312,6 +339,7 @@ int main(void)
     tcase_add_test(tc, pile_group_26_from_a_random_guess_is_solved);
     tcase_add_test(tc, pile_group_64_from_a_random_guess_is_solved);
     tcase_add_test(tc, warm_ray_falls_back_to_the_cold_path);
+    tcase_add_test(tc, first_guess_paths_after_the_guess_ends_on_a_ray);
     tcase_add_test(tc, pile_group_26_from_its_basis_takes_no_pivot);
     tcase_add_test(tc, pile_group_64_from_its_basis_takes_no_pivot);
     suite_add_tcase(s, tc);
