@@ -163,8 +163,10 @@ mcd_status mcd_solve_mlcp(mcd_solver_ws *ws, mcd_solver_kind k, const mcd_mlcp *
  * where z_i is basic (Lemke's zeta_i, z_i's distance to its bound) and 0
  * where its slack w_i is (free rows' entries are ignored): if its basis
  * solves the problem as it stands, that is the solution (0 pivots); else
- * Lemke goes on from z's positive entries as mcd_solve_mlcp does
- * (lemke.h, basis_start); on return, the basis of Lemke's last path (the
+ * Lemke goes on from z's positive entries as mcd_solve_mlcp does, and
+ * where their warm path fails, a warm path from this basis runs before
+ * the cold path (lemke.h, basis_start); on return, the basis of Lemke's
+ * last path (the
  * solution's on MCD_OK), 1 where z_i is basic, or, where a later stage of
  * the chain ran, 1 where z_i is off its bound. Invalid input
  * (MCD_ERR_ARG, also for a NULL basis) leaves z and basis untouched.

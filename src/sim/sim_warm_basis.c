@@ -11,11 +11,12 @@
  * So the basis of each contact's MLCP rows, (F_n, beta_1..beta_nf, sigma),
  * is kept after every mlcp-lemke solve (mcd_solve_mlcp_lemke_basis) and
  * recorded with the impulses; the next step's solve tries it first, as it
- * stands (0 pivots if the basis still solves the step's problem; else
- * Lemke goes on from the impulses' positive entries, solver.h: on the
- * humanoid lying flat, whose contacts alternate between two states from
- * step to step, a path from last step's exact basis took 59 pivots where
- * the impulses' guess took 13). A matched contact's pattern is turned
+ * stands (0 pivots if the basis still solves the step's problem), and
+ * last, as the start of a warm path where the impulses' positive entries'
+ * path failed (solver.h: on the humanoid lying flat, whose contacts
+ * alternate between two states from step to step, a path from last
+ * step's exact basis took 59 pivots where the impulses' guess took 13,
+ * so it is not the first start). A matched contact's pattern is turned
  * with the friction directions: the
  * recorded world direction of beta_1 (reversed with the body pair's order,
  * the impulse on A reversing with it) is found in the new step's (f, o)

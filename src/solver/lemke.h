@@ -47,8 +47,8 @@ typedef struct mcd_lemke_ws {
     double *cover;     /* m: the covering vector d, z0's column being -d (lemke.c) */
     int *refactors;    /* NULL, or incremented at each LU refactorization of the basis */
     mcd_lemke_warm_ends *warm_ends; /* NULL, or counts how warm starts ended */
-    const double *basis_start; /* NULL, or a first guess (m values, zeta_j basic where > 0),
-                                  taken only if it solves the LCP as it stands (mcd_lemke) */
+    const double *basis_start;      /* NULL, or a first guess (m values, zeta_j basic where > 0):
+                                       tried as it stands first, its warm path last (mcd_lemke) */
 
     int *sparse_factors; /* NULL, or incremented at each sparse (KLU) factorization of a basis */
     int dense_lu;        /* nonzero: the dense LU for every basis (tests, measurements) */
@@ -61,10 +61,12 @@ typedef struct mcd_lemke_ws {
  * solution's basis: zeta_j basic where zeta_start_j > 0, else w_j. With
  * zeta_start, w->basis_start (if not NULL) is tried first: if its basis
  * solves the LCP as it stands, that is the answer (0 pivots); else the
- * zeta_start guess goes on as follows (the previous solution's exact
- * basis, its degenerate basic zeros included, is the better guess where
- * the solution's basis has not changed, and the worse start of a path
- * where it has: lemke.c, solved_from_guess). If that
+ * zeta_start guess goes on as follows, and where its warm path does not
+ * end on a solution, a warm path from w->basis_start's basis runs before
+ * the cold path (the previous solution's exact basis, its degenerate
+ * basic zeros included, is the better guess where the solution's basis
+ * has not changed, and may be the worse start of a path where it has:
+ * lemke.c, solved_from_guess). If that
  * basis is nonsingular and its point solves the LCP, it is returned with
  * 0 pivots; else its well-conditioned part (the zeta_j of a diagonally
  * pivoted elimination of A_PP, P the guessed set), if its point solves
