@@ -81,7 +81,8 @@ static mcd_status solve_mlcp(mcd_sim *s, int g, int *iterations, double *residua
     const int lemke = s->opt.solver == MCD_METHOD_MLCP_LEMKE;
     if (lemke) {
         mcd_sim_warm_basis_guess(s, g, &p, s->z);
-        r = mcd_solve_mlcp_lemke_basis(s->sws, &p, &o, s->z, mcd_sim_warm_basis_of_group(s), &ss, e);
+        r = mcd_solve_mlcp_lemke_basis(s->sws, &p, &o, s->z, mcd_sim_warm_basis_of_group(s), &ss,
+                                       e);
     } else {
         r = mcd_solve_mlcp(s->sws, (mcd_solver_kind)s->opt.solver, &p, &o, s->z, &ss, e);
     }
