@@ -179,6 +179,17 @@ int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z);
 void mcd_sim_warm_keep_mlcp(mcd_sim *s, int g, const mcd_mlcp *p, const double *z);
 int mcd_sim_warm_group(const mcd_sim *s, int g);
 void mcd_sim_warm_set_cold(mcd_sim *s, int cold);
+/* Contact j's rows in the MLCP p of a group of nc contacts with nf
+ * friction directions (contact_problem.c's layout: the closure rows, then
+ * per contact F_n and beta_1..beta_nf, then one sigma row per contact):
+ * *row is its F_n row (beta_l at *row + l), *sigma_row its sigma row. */
+static inline void mcd_sim_mlcp_contact_rows(const mcd_mlcp *p, int nc, int nf, int j, int *row,
+                                             int *sigma_row)
+{
+    const int nb = p->n - nc * (nf + 2);
+    *row = nb + j * (nf + 1), *sigma_row = nb + nc * (nf + 1) + j;
+}
+
 /* The recorded contact that step contact k matched (-1: none), *sign -1
  * if it was recorded with the bodies in the other order, else 1. */
 int mcd_sim_warm_match_of(const mcd_sim *s, int k, double *sign);

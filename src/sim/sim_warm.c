@@ -216,32 +216,35 @@ static void friction_on_directions(double Ff, double Fo, double first, int nf, d
     beta[(l + 1) % nf] += Ft * sin(a) / sin(h);
 }
 
-/* The MLCP rows of a group (contact_problem.c): nb closure rows, then per
- * contact (F_n, beta_1..beta_nf), then one sigma row per contact. */
+/* The MLCP rows of a group: mcd_sim_mlcp_contact_rows. */
 int mcd_sim_warm_mlcp(const mcd_sim *s, int g, const mcd_mlcp *p, double *z)
 {
     memset(z, 0, (size_t)p->n * sizeof *z);
     if (!mcd_sim_warm_group(s, g)) return 0;
     const int nc = mcd_contact_group_ncontacts(s->cws, g), nf = s->opt.contact.nf;
-    const int nb = p->n - nc * (nf + 2);
     for (int j = 0; j < nc; j++) {
         const int k = mcd_contact_group_contact(s->cws, g, j);
         const double *start = s->warm->start + MCD_FC3D_ROWS * k;
-        double *row = z + nb + j * (nf + 1);
+        int first, sigma_row;
+        mcd_sim_mlcp_contact_rows(p, nc, nf, j, &first, &sigma_row);
+        double *row = z + first;
         row[0] = start[MCD_FC3D_N];
         friction_on_directions(start[MCD_FC3D_T1], start[MCD_FC3D_T2],
                                mcd_contact_direction_angle(s->cws, k), nf, row + 1);
         /* sigma alone, with no beta (F_t projected to 0), would make the
          * guessed basis singular: sigma's column is -E on the beta rows */
         const int slides = hypot(start[MCD_FC3D_T1], start[MCD_FC3D_T2]) > 0;
-        z[nb + nc * (nf + 1) + j] = slides ? s->warm->start_sigma[k] : 0.0;
+        z[sigma_row] = slides ? s->warm->start_sigma[k] : 0.0;
     }
     return 1;
 }
 
 void mcd_sim_warm_keep_mlcp(mcd_sim *s, int g, const mcd_mlcp *p, const double *z)
 {
-    const int nc = mcd_contact_group_ncontacts(s->cws, g), sigma_rows = p->n - nc;
-    for (int j = 0; j < nc; j++)
-        s->warm->step_sigma[mcd_contact_group_contact(s->cws, g, j)] = z[sigma_rows + j];
+    const int nc = mcd_contact_group_ncontacts(s->cws, g), nf = s->opt.contact.nf;
+    for (int j = 0; j < nc; j++) {
+        int row, sigma_row;
+        mcd_sim_mlcp_contact_rows(p, nc, nf, j, &row, &sigma_row);
+        s->warm->step_sigma[mcd_contact_group_contact(s->cws, g, j)] = z[sigma_row];
+    }
 }

@@ -98,10 +98,13 @@ static int direction_shift(const mcd_sim *s, int k, int i, double sign)
 /* The guessed basis of contact k (j-th of its group) on the group's rows:
  * the recorded one, turned, if k matched a contact with one, else z's
  * positive entries. */
-static void guess_contact(const mcd_sim *s, int k, int j, int nc, int nb, const double *z)
+static void guess_contact(const mcd_sim *s, const mcd_mlcp *p, int k, int j, int nc,
+                          const double *z)
 {
     const struct mcd_sim_warm_basis *b = s->warm_basis;
-    const int nf = b->nrows - 2, row = nb + j * (nf + 1), sigma_row = nb + nc * (nf + 1) + j;
+    const int nf = b->nrows - 2;
+    int row, sigma_row;
+    mcd_sim_mlcp_contact_rows(p, nc, nf, j, &row, &sigma_row);
     unsigned char *g = b->group;
     double sign = 1.0;
     const int i = mcd_sim_warm_match_of(s, k, &sign);
@@ -120,22 +123,22 @@ static void guess_contact(const mcd_sim *s, int k, int j, int nc, int nb, const 
 void mcd_sim_warm_basis_guess(const mcd_sim *s, int g, const mcd_mlcp *p, const double *z)
 {
     const int nc = mcd_contact_group_ncontacts(s->cws, g);
-    const int nb = p->n - nc * (s->warm_basis->nrows);
     memset(s->warm_basis->group, 0, (size_t)p->n);
     for (int j = 0; j < nc; j++)
-        guess_contact(s, mcd_contact_group_contact(s->cws, g, j), j, nc, nb, z);
+        guess_contact(s, p, mcd_contact_group_contact(s->cws, g, j), j, nc, z);
 }
 
 void mcd_sim_warm_basis_keep(mcd_sim *s, int g, const mcd_mlcp *p)
 {
     struct mcd_sim_warm_basis *b = s->warm_basis;
     const int nc = mcd_contact_group_ncontacts(s->cws, g), nf = b->nrows - 2;
-    const int nb = p->n - nc * b->nrows;
     for (int j = 0; j < nc; j++) {
         const int k = mcd_contact_group_contact(s->cws, g, j);
         unsigned char *mask = b->step + (size_t)b->nrows * k;
-        memcpy(mask, b->group + nb + j * (nf + 1), (size_t)nf + 1);
-        mask[nf + 1] = b->group[nb + nc * (nf + 1) + j];
+        int row, sigma_row;
+        mcd_sim_mlcp_contact_rows(p, nc, nf, j, &row, &sigma_row);
+        memcpy(mask, b->group + row, (size_t)nf + 1);
+        mask[nf + 1] = b->group[sigma_row];
         b->step_has[k] = 1;
     }
 }

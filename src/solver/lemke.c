@@ -294,9 +294,9 @@ static double abs_row_times(int m, const double *Bi, const double *abs_r)
     return (s0 + s1) + (s2 + s3);
 }
 
-/* noise()'s |r| on a sparse A (w->sparse: A by columns), the same values
- * bit for bit: each row's terms are subtracted in the same order (the
- * basis rows'), column by column, and the zero entries of A, which the
+/* noise()'s |r| on a sparse A (w->sparse: A by columns), residual_dense's
+ * values bit for bit: each row's terms are subtracted in the same order
+ * (the basis rows'), column by column, and the zero entries of A, which the
  * dense rows subtract and these skip, change no sum (s - x 0 = s; a zero
  * s stays |s| = 0). O(nnz of the basic columns + m), not O(m nt). */
 static void residual_sparse(int m, const mcd_lemke_ws *w, double *r)
@@ -320,32 +320,20 @@ static void residual_sparse(int m, const mcd_lemke_ws *w, double *r)
     for (int l = 0; l < m; l++) r[l] = fabs(r[l]);
 }
 
-/* The scale of the basic values, max(|b'|, |x_B|), and the estimated error
- * of x_B, max_i (|B^{-1}| |r|)_i with r = b' - B x_B (uses w->tmp and the
- * noise scratch). r is rounding: the order of its terms decides its value.
+/* noise()'s |r|, r = b' - B x_B, row by row on a dense A (uses the noise
+ * scratch). r is rounding: the order of its terms decides its value.
  * Each r_l adds them in the order of the basis rows, as the sum over the
  * basic columns would, but row by row: A is row-major, and a column's
  * entries lie m apart. A basic w_v adds its x to row v alone, at its place
- * in that order (before[v]: the terms of columns of A or -e ahead of it).
- * On a sparse A (w->sparse) the same r by columns (residual_sparse). */
-static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, double *error)
+ * in that order (before[v]: the terms of columns of A or -e ahead of it). */
+static void residual_dense(int m, const double *A, const mcd_lemke_ws *w, double *r)
 {
-    if (w->sparse) {
-        *scale = fmax(mcd_dense_max_abs(m, w->xB + m), mcd_dense_max_abs(m, w->xB));
-        residual_sparse(m, w, w->tmp);
-        *error = 0.0;
-        for (int i = 0; i < m; i++)
-            *error = fmax(*error, abs_row_times(m, w->Binv + (size_t)i * m, w->tmp));
-        return;
-    }
     const double *bs = w->xB + m;
-    double *r = w->tmp, *x = w->noise_x, *x_w = w->noise_x + m;
+    double *x = w->noise_x, *x_w = w->noise_x + m;
     int *col = w->noise_col, *before = w->noise_before, nt = 0;
-    *scale = 0.0;
     for (int l = 0; l < m; l++) before[l] = m, x_w[l] = 0.0; /* no w_l: r_l - 0 = r_l */
     for (int k = 0; k < m; k++) {
         int v = w->basis[k];
-        *scale = fmax(*scale, fmax(fabs(bs[k]), fabs(w->xB[k])));
         if (w->xB[k] == 0) continue;
         if (v < m) {
             before[v] = nt, x_w[v] = w->xB[k];
@@ -356,6 +344,20 @@ static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, 
     int l = 0;
     for (; l + 4 <= m; l += 4) residual_rows(m, A, w->cover, bs, col, x, nt, before, x_w, l, r);
     for (; l < m; l++) r[l] = residual_row(m, A, w->cover, bs, col, x, nt, before, x_w, l);
+}
+
+/* The scale of the basic values, max(|b'|, |x_B|), and the estimated error
+ * of x_B, max_i (|B^{-1}| |r|)_i with r = b' - B x_B (in w->tmp): by
+ * columns on a sparse A (w->sparse, residual_sparse), else by rows
+ * (residual_dense), the same values either way. */
+static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, double *error)
+{
+    double *r = w->tmp;
+    *scale = fmax(mcd_dense_max_abs(m, w->xB + m), mcd_dense_max_abs(m, w->xB));
+    if (w->sparse)
+        residual_sparse(m, w, r);
+    else
+        residual_dense(m, A, w, r);
     *error = 0.0;
     for (int i = 0; i < m; i++) *error = fmax(*error, abs_row_times(m, w->Binv + (size_t)i * m, r));
 }
@@ -958,28 +960,17 @@ static mcd_status warm_path(int m, const double *A, const double *b, int max_piv
     return walk_path(m, A, b, max_pivots, w, rule, error / scale, pivots, &end);
 }
 
-/* The rows of the solved guess (solve_guess) whose basic value is below
- * basis_solves' bound: how far from feasible a warm path starts. */
-static int infeasible_rows(int m, const mcd_lemke_ws *w)
-{
-    const double scale = fmax(mcd_dense_max_abs(m, w->xB + m), mcd_dense_max_abs(m, w->xB));
-    int n = 0;
-    for (int i = 0; i < m; i++) n += w->xB[i] < -shift_allowance(scale, 0.0);
-    return n;
-}
-
 /* Factors and solves the basis that start names (zeta_j basic where
  * start_j > 0); *solved says whether it solves the LCP as it stands
- * (basis_solves; the point in zeta). Returns its infeasible rows, m + 1
- * if it is singular. */
+ * (basis_solves; the point in zeta). Returns 0 if it is singular. */
 static int try_guess(int m, const double *A, const double *b, const double *start,
                      const mcd_lemke_ws *w, double *zeta, int *solved)
 {
     for (int i = 0; i < m; i++) w->basis[i] = start[i] > 0 ? m + i : i;
     *solved = 0;
-    if (!solve_guess(m, A, b, w)) return m + 1;
+    if (!solve_guess(m, A, b, w)) return 0;
     *solved = basis_solves(m, A, b, w, zeta);
-    return infeasible_rows(m, w);
+    return 1;
 }
 
 /* Warm paths from the factored and solved guess (solve_guess), up to
@@ -1023,7 +1014,7 @@ static int solved_from_guess(int m, const double *A, const double *b, const doub
     if (!ends) ends = &ignored;
     int solved = 0, by_path = 0;
     const int basis_factors =
-        w->basis_start && try_guess(m, A, b, w->basis_start, w, zeta, &solved) <= m;
+        w->basis_start && try_guess(m, A, b, w->basis_start, w, zeta, &solved);
     if (!solved) try_guess(m, A, b, zeta_start, w, zeta, &solved);
     if (!solved) {
         choose_guess(m, A, zeta_start, w);

@@ -231,22 +231,34 @@ START_TEST(pile_group_64_from_a_random_guess_is_solved)
 }
 END_TEST
 
-START_TEST(warm_ray_falls_back_to_the_cold_path)
+/* One contact's friction LCP (rows F_n, beta_+t, beta_-t, sigma; W =
+ * diag(1, 2) on (n, t), mu = 1), separated and sliding, guessed as
+ * sliding: that guess's warm path ends on a ray after one pivot. Solved
+ * cold (*cold_pivots), then from the guess with first as r->w's
+ * basis_start (NULL: none), into zeta; returns the pivots of the latter. */
+static int ray_guess_run(const double *first, warm_run *r, int *cold_pivots, double zeta[4])
 {
     enum { m = 4 };
-    /* W = diag(1, 2) on (n, t), mu = 1: rows F_n, beta_+t, beta_-t, sigma */
-    const double A[m * m] = {1, 0, 0, 0, 0, 2, -2, 1, 0, -2, 2, 1, 1, -1, -1, 0};
-    const double b[m] = {1, 1, -1, 0}, guess[m] = {1, 0, 1, 1};
+    static const double A[m * m] = {1, 0, 0, 0, 0, 2, -2, 1, 0, -2, 2, 1, 1, -1, -1, 0};
+    static const double b[m] = {1, 1, -1, 0}, guess[m] = {1, 0, 1, 1};
+    int pivots;
+    ck_assert_int_eq(mcd_lemke(m, A, b, NULL, 100, &r->w, zeta, cold_pivots), MCD_OK);
+    r->w.basis_start = first;
+    ck_assert_int_eq(mcd_lemke(m, A, b, guess, 100, &r->w, zeta, &pivots), MCD_OK);
+    ck_assert_double_le(lcp_residual(m, A, b, zeta), 1e-15);
+    return pivots;
+}
+
+START_TEST(warm_ray_falls_back_to_the_cold_path)
+{
     warm_run r;
-    warm_run_alloc(&r, m);
-    double zeta[m];
-    int cold_pivots, pivots;
-    ck_assert_int_eq(mcd_lemke(m, A, b, NULL, 100, &r.w, zeta, &cold_pivots), MCD_OK);
-    ck_assert_int_eq(mcd_lemke(m, A, b, guess, 100, &r.w, zeta, &pivots), MCD_OK);
+    warm_run_alloc(&r, 4);
+    double zeta[4];
+    int cold_pivots;
+    const int pivots = ray_guess_run(NULL, &r, &cold_pivots, zeta);
     ck_assert_int_eq(r.ends.fell_back, 1);
     ck_assert_int_eq(r.ends.at_start + r.ends.by_path, 0);
     ck_assert_int_eq(pivots, cold_pivots + 1); /* the warm path's one pivot, then the cold path */
-    ck_assert_double_le(lcp_residual(m, A, b, zeta), 1e-15);
     warm_run_free(&r);
 }
 END_TEST
@@ -310,20 +322,15 @@ END_TEST
  * by_path, not as a fall-back to the cold path. */
 START_TEST(first_guess_paths_after_the_guess_ends_on_a_ray)
 {
-    enum { m = 4 };
-    const double A[m * m] = {1, 0, 0, 0, 0, 2, -2, 1, 0, -2, 2, 1, 1, -1, -1, 0};
-    const double b[m] = {1, 1, -1, 0}, guess[m] = {1, 0, 1, 1}, first[m] = {0, 0, 0, 0};
+    static const double first[4] = {0, 0, 0, 0};
     warm_run r;
-    warm_run_alloc(&r, m);
-    double zeta[m];
-    int cold_pivots, pivots;
-    ck_assert_int_eq(mcd_lemke(m, A, b, NULL, 100, &r.w, zeta, &cold_pivots), MCD_OK);
-    r.w.basis_start = first;
-    ck_assert_int_eq(mcd_lemke(m, A, b, guess, 100, &r.w, zeta, &pivots), MCD_OK);
+    warm_run_alloc(&r, 4);
+    double zeta[4];
+    int cold_pivots;
+    const int pivots = ray_guess_run(first, &r, &cold_pivots, zeta);
     ck_assert_int_eq(r.ends.by_path, 1);
     ck_assert_int_eq(r.ends.at_start + r.ends.fell_back, 0);
     ck_assert_int_eq(pivots, cold_pivots + 1);
-    ck_assert_double_le(lcp_residual(m, A, b, zeta), 1e-15);
     warm_run_free(&r);
 }
 END_TEST
