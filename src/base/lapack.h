@@ -45,6 +45,9 @@ void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, 
             const int *lda, const double *x, const int *incx, const double *beta, double *y,
             const int *incy);
 
+/* Estimate of the 1-norm of a matrix known by its products with vectors
+ * (reverse communication: kase 1 asks x = A x, kase 2 x = A^T x, 0 done). */
+void dlacn2_(const int *n, double *v, double *x, int *isgn, double *est, int *kase, int *isave);
 /* Reciprocal condition number (1-norm) of an LU-factored matrix. */
 void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
              double *rcond, double *work, int *iwork, int *info);

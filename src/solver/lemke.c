@@ -9,6 +9,19 @@
  * out cycling in exact arithmetic; in floating point the bound shifts
  * below change b, and a path can cycle (the cycle check, at the end).
  *
+ * B^{-1}. On small or dense LCPs it is kept explicitly (row-major, w->Binv)
+ * and updated by Gauss-Jordan in O(m^2) per pivot. On large sparse ones
+ * (w->sparse, the group LCPs of piles: lemke_basis_lu.h) it is never
+ * formed: KLU's factorization of the last refactorized basis and the etas
+ * of the pivots since (the product form) give B^{-1} v and B^{-T} v, the
+ * entering column is one solve, the tied rows of the ratio test are
+ * solves with B^{-T}, and the noise estimate below is LAPACK's estimate of
+ * the norm it takes; a full eta file also calls for an LU (walk_path).
+ * On sphere_pile's first 0.1 s (groups of m = 632 on
+ * average) this took 1.73 s per step where the explicit B^{-1} (its KLU
+ * rebuild, O(m nnz(L + U)), and its O(m^2) updates and products) took 4.7
+ * (docs/solvers.md, session 19).
+ *
  * Floating point. Contact LCPs with redundant contacts (a box on four
  * coplanar corners: W rank-deficient) are highly degenerate: many basic
  * values are zero in exact arithmetic and computed as rounding noise, next
@@ -25,14 +38,16 @@
  *    itself, and the caller checks the error of the result;
  *  - noise level delta of x_B: the rounding of x_B is measured by the
  *    residual r = b' - B x_B (B assembled from the basic columns, O(m^2)),
- *    its effect on x_B estimated as max_i (|B^{-1}| |r|)_i, times
+ *    its effect on x_B estimated as max_i (|B^{-1}| |r|)_i (in the product
+ *    form dlacn2's estimate of it, abs_inverse_times), times
  *    LEMKE_NOISE_FACTOR, plus LEMKE_ZERO_TOL times the scale of b and x_B
  *    (the rounding floor). Values within delta are zero;
  *  - when that estimate exceeds LEMKE_REFACTOR_TOL times the scale (the
  *    product-form updates have lost accuracy, e.g. after a small pivot),
  *    B^{-1} and x_B are recomputed from an LU factorization of the basis
  *    (KLU's on a sparse A, lemke_basis_lu.h: the same rules, other
- *    rounding), but only if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
+ *    rounding), but only
+ *    if the estimate also exceeds LEMKE_REFACTOR_GROWTH times the
  *    one measured right after the last LU (its floor, relative to the
  *    scale; 0 for the starting basis, the identity). An LU cannot bring
  *    the estimate below that floor: where |B^{-1}| is large (the
@@ -208,6 +223,11 @@ static double column_entry(int m, const double *A, const mcd_lemke_ws *w, int v,
 /* a = B^{-1} times the column of variable v. */
 static void entering_column(int m, const double *A, const mcd_lemke_ws *w, int v)
 {
+    if (w->sparse) { /* the product form: a sparse solve and the etas */
+        for (int l = 0; l < m; l++) w->col[l] = column_entry(m, A, w, v, l);
+        mcd_lemke_basis_lu_solve(w->sparse, w->col);
+        return;
+    }
     if (v < m) { /* w_v: column e_v */
         for (int i = 0; i < m; i++) w->col[i] = w->Binv[(size_t)i * m + v];
         return;
@@ -346,31 +366,84 @@ static void residual_dense(int m, const double *A, const mcd_lemke_ws *w, double
     for (; l < m; l++) r[l] = residual_row(m, A, w->cover, bs, col, x, nt, before, x_w, l);
 }
 
+/* max_i (|B^{-1}| |r|)_i in the product form (no B^{-1} to take the
+ * absolute values of): it is ||B^{-1} D||_inf = ||D B^{-T}||_1, D =
+ * diag(|r|), which LAPACK's dlacn2 estimates from a few products with D
+ * B^{-T} and B^{-1} D (Hager's method with Higham's refinements, the
+ * estimate of dgerfs' forward error bound FERR: Higham, Accuracy and
+ * Stability of Numerical Algorithms, 2002, section 15.3). The estimate
+ * is a lower bound, in practice exact or within a small factor, well
+ * inside LEMKE_NOISE_FACTOR; 2 to 5 products. Uses the noise scratch. */
+static double abs_inverse_times(int m, const mcd_lemke_ws *w, const double *abs_r)
+{
+    double *v = w->noise_x, *x = w->noise_x + m, est = 0.0;
+    int *isgn = w->noise_col, kase = 0, isave[3];
+    for (;;) {
+        dlacn2_(&m, v, x, isgn, &est, &kase, isave);
+        if (kase == 0) return est;
+        if (kase == 1) { /* x = D B^{-T} x */
+            mcd_lemke_basis_lu_solve_transposed(w->sparse, x);
+            for (int i = 0; i < m; i++) x[i] *= abs_r[i];
+        } else { /* x = (D B^{-T})^T x = B^{-1} D x */
+            for (int i = 0; i < m; i++) x[i] *= abs_r[i];
+            mcd_lemke_basis_lu_solve(w->sparse, x);
+        }
+    }
+}
+
 /* The scale of the basic values, max(|b'|, |x_B|), and the estimated error
- * of x_B, max_i (|B^{-1}| |r|)_i with r = b' - B x_B (in w->tmp): by
- * columns on a sparse A (w->sparse, residual_sparse), else by rows
- * (residual_dense), the same values either way. */
+ * of x_B, max_i (|B^{-1}| |r|)_i with r = b' - B x_B (in w->tmp): on a
+ * sparse A (w->sparse) r by columns (residual_sparse) and the product by
+ * dlacn2's estimate (abs_inverse_times), else r by rows (residual_dense,
+ * the same values) and the product exactly from B^{-1}. */
 static void noise(int m, const double *A, const mcd_lemke_ws *w, double *scale, double *error)
 {
     double *r = w->tmp;
     *scale = fmax(mcd_dense_max_abs(m, w->xB + m), mcd_dense_max_abs(m, w->xB));
-    if (w->sparse)
+    if (w->sparse) {
         residual_sparse(m, w, r);
-    else
-        residual_dense(m, A, w, r);
+        *error = abs_inverse_times(m, w, r);
+        return;
+    }
+    residual_dense(m, A, w, r);
     *error = 0.0;
     for (int i = 0; i < m; i++) *error = fmax(*error, abs_row_times(m, w->Binv + (size_t)i * m, r));
 }
 
+/* The rows of B^{-1} of the nt tied rows w->ties: in the product form
+ * (w->sparse) row t is solved, B^{-T} e_i, into row t of w->B (scratch
+ * there: no dense LU), and w->ipiv[t] = t names it (keep_lexmin moves it
+ * with ties[t]); else they are rows of w->Binv. */
+static void tied_rows(int m, const mcd_lemke_ws *w, int nt)
+{
+    if (!w->sparse) return;
+    for (int t = 0; t < nt; t++) {
+        double *row = w->B + (size_t)t * m;
+        memset(row, 0, (size_t)m * sizeof *row);
+        row[w->ties[t]] = 1.0;
+        mcd_lemke_basis_lu_solve_transposed(w->sparse, row);
+        w->ipiv[t] = t;
+    }
+}
+
+/* Row ties[t] of B^{-1} (tied_rows). */
+static const double *tied_row(int m, const mcd_lemke_ws *w, int t)
+{
+    return w->sparse ? w->B + (size_t)w->ipiv[t] * m : w->Binv + (size_t)w->ties[t] * m;
+}
+
 /* Keeps, among the nt rows in ties, those whose B^{-1}_{i,c} / a_i is
  * minimal within tol; returns how many remain. */
-static int keep_lexmin(int nt, int *ties, const double *Bc, int m, const double *a, double tol)
+static int keep_lexmin(int m, const mcd_lemke_ws *w, int nt, int c, const double *a, double tol)
 {
     double best = INFINITY;
-    for (int t = 0; t < nt; t++) best = fmin(best, Bc[(size_t)ties[t] * m] / a[ties[t]]);
+    for (int t = 0; t < nt; t++) best = fmin(best, tied_row(m, w, t)[c] / a[w->ties[t]]);
     int kept = 0;
-    for (int t = 0; t < nt; t++)
-        if (Bc[(size_t)ties[t] * m] / a[ties[t]] <= best + tol) ties[kept++] = ties[t];
+    for (int t = 0; t < nt; t++) {
+        if (!(tied_row(m, w, t)[c] / a[w->ties[t]] <= best + tol)) continue;
+        w->ipiv[kept] = w->ipiv[t]; /* tied_row's slot (product form; else unused) */
+        w->ties[kept++] = w->ties[t];
+    }
     return kept;
 }
 
@@ -424,32 +497,38 @@ static int ratio_test(int m, const mcd_lemke_ws *w, double delta, double shift_t
         tied_amax = fmax(tied_amax, a[i]);
     }
     if (harris) nt = keep_stable_pivots(nt, w->ties, a, tied_amax);
+    if (nt == 1) return w->ties[0];
+    tied_rows(m, w, nt);
     double rows = 0.0; /* the size of the tied rows of B^{-1} / a_i */
     for (int t = 0; t < nt; t++) {
-        const double *Bi = w->Binv + (size_t)w->ties[t] * m;
+        const double *Bi = tied_row(m, w, t);
         for (int c = 0; c < m; c++) rows = fmax(rows, fabs(Bi[c]) / a[w->ties[t]]);
     }
-    for (int c = 0; c < m && nt > 1; c++)
-        nt = keep_lexmin(nt, w->ties, w->Binv + c, m, a, LEMKE_LEX_TOL * rows);
+    for (int c = 0; c < m && nt > 1; c++) nt = keep_lexmin(m, w, nt, c, a, LEMKE_LEX_TOL * rows);
     return w->ties[0];
 }
 
-/* Gauss-Jordan pivot on row r with column a = w->col: updates B^{-1} and
- * x_B (the caller then shifts the values that come out negative, rounded
- * zeros or within delta by the ratio test, to 0). */
-static void pivot(int m, const mcd_lemke_ws *w, int r)
+/* Gauss-Jordan pivot on row r with column a = w->col: updates x_B, and
+ * B^{-1} (dense) or appends the pivot's eta (the product form; O(m)).
+ * The caller then shifts the values that come out negative, rounded zeros
+ * or within delta by the ratio test, to 0. Returns 0 if the eta file was
+ * full (B^{-1} is then that of the previous basis: the caller refactors). */
+static int pivot(int m, const mcd_lemke_ws *w, int r)
 {
     const double *a = w->col;
-    double *Br = w->Binv + (size_t)r * m;
     double ar = a[r];
-    for (int j = 0; j < m; j++) Br[j] /= ar;
     w->xB[r] /= ar;
+    for (int i = 0; i < m; i++)
+        if (i != r && a[i] != 0) w->xB[i] -= a[i] * w->xB[r];
+    if (w->sparse) return mcd_lemke_basis_lu_update(w->sparse, r, a);
+    double *Br = w->Binv + (size_t)r * m;
+    for (int j = 0; j < m; j++) Br[j] /= ar;
     for (int i = 0; i < m; i++) {
         if (i == r || a[i] == 0) continue;
         double *Bi = w->Binv + (size_t)i * m;
         for (int j = 0; j < m; j++) Bi[j] -= a[i] * Br[j];
-        w->xB[i] -= a[i] * w->xB[r];
     }
+    return 1;
 }
 
 /* First pivot: z0 enters (column -e) and the row of the lexicographically
@@ -473,36 +552,39 @@ static uint64_t variable_key(int v)
     return x ^ (x >> 31);
 }
 
-/* The starting basis {w}: B^{-1} = I, covering vector d = e and x_B = b' =
- * b + eps max_i |b_i| u,
+static int factor_basis(int m, const double *A, const mcd_lemke_ws *w);
+
+/* The starting basis {w}: B^{-1} = I (dense, or factored: the product
+ * form), covering vector d = e and x_B = b' = b + eps max_i |b_i| u,
  * u_i in [1, 2) drawn from variable_key(i) (eps = 0: b' = b; see the top
- * of the file). */
-static void start_basis(int m, const double *b, double eps, const mcd_lemke_ws *w)
+ * of the file). Returns 0 if KLU could not factor I (memory). */
+static int start_basis(int m, const double *A, const double *b, double eps, const mcd_lemke_ws *w)
 {
-    memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
+    if (!w->sparse) memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
     const double b_max = mcd_dense_max_abs(m, b);
     for (int i = 0; i < m; i++) {
-        w->Binv[(size_t)i * m + i] = 1.0;
+        if (!w->sparse) w->Binv[(size_t)i * m + i] = 1.0;
         w->basis[i] = i;
         w->cover[i] = 1.0;
         double u = 1.0 + 0x1p-53 * (double)(variable_key(i) >> 11);
         w->xB[m + i] = eps > 0 ? b[i] + eps * b_max * u : b[i];
     }
     memcpy(w->xB, w->xB + m, (size_t)m * sizeof *w->xB);
+    return !w->sparse || factor_basis(m, A, w);
 }
 
 /* LU factorization of the basis matrix: by KLU when the solve has a sparse
- * state (w->sparse), else by dgetrf into w->B (column-major); 0 if it is
- * singular (a zero pivot, lemke_basis_lu.h). A KLU factorization that
- * fails otherwise (memory) is replaced by the dense one. */
+ * state (w->sparse; the product form: it replaces the factorization and
+ * the etas), else by dgetrf into w->B (column-major); 0 if it is singular
+ * (a zero pivot, lemke_basis_lu.h) or KLU failed otherwise (memory): the
+ * previous factorization and etas then stay (lemke_basis_lu.h), so that a
+ * failed factorization changes no B^{-1}, as with the dense LU. */
 static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
 {
     if (w->sparse) {
         mcd_lemke_basis_lu_status st = mcd_lemke_basis_lu_factor(w->sparse, w->basis, w->cover);
-        if (st != MCD_LEMKE_BASIS_LU_FAILED) {
-            if (w->sparse_factors) ++*w->sparse_factors;
-            return st == MCD_LEMKE_BASIS_LU_OK;
-        }
+        if (w->sparse_factors && st != MCD_LEMKE_BASIS_LU_FAILED) ++*w->sparse_factors;
+        return st == MCD_LEMKE_BASIS_LU_OK;
     }
     for (int i = 0; i < m; i++) { /* column i of B */
         double *col = w->B + (size_t)i * m;
@@ -513,18 +595,13 @@ static int factor_basis(int m, const double *A, const mcd_lemke_ws *w)
     return info == 0;
 }
 
-/* Whether the last factorization (factor_basis) is KLU's. */
-static int sparse_factored(const mcd_lemke_ws *w)
-{
-    return w->sparse && mcd_lemke_basis_lu_factored(w->sparse);
-}
-
-/* x = B^{-1} rhs from the last LU (x: m values, not overlapping rhs). */
+/* x = B^{-1} rhs from the last LU, just made (x: m values, not
+ * overlapping rhs). */
 static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w, double *x)
 {
     int one = 1, info;
     memcpy(x, rhs, (size_t)m * sizeof *x);
-    if (sparse_factored(w)) {
+    if (w->sparse) {
         mcd_lemke_basis_lu_solve(w->sparse, x);
         return;
     }
@@ -532,14 +609,11 @@ static void solve_basic(int m, const double *rhs, const mcd_lemke_ws *w, double 
 }
 
 /* B^{-1} (row-major) from the last LU: solving B^T X = I gives X = B^{-T}
- * column-major, i.e. B^{-1} row-major (O(m^3) dense, O(m nnz(L + U))
- * sparse). */
+ * column-major, i.e. B^{-1} row-major (O(m^3)). Nothing to do in the
+ * product form: the factorization is B^{-1}. */
 static void invert_basis(int m, const mcd_lemke_ws *w)
 {
-    if (sparse_factored(w)) {
-        mcd_lemke_basis_lu_inverse(w->sparse, w->Binv);
-        return;
-    }
+    if (w->sparse) return;
     memset(w->Binv, 0, (size_t)m * m * sizeof *w->Binv);
     for (int i = 0; i < m; i++) w->Binv[(size_t)i * m + i] = 1.0;
     int info;
@@ -548,14 +622,16 @@ static void invert_basis(int m, const mcd_lemke_ws *w)
 
 /* Recomputes B^{-1} and x_B = B^{-1} b' from an LU factorization of the
  * basis, discarding the rounding of the updates (negative values shifted
- * to 0); keeps the updated ones if the basis is numerically singular. */
-static void refactor(int m, const double *A, const mcd_lemke_ws *w)
+ * to 0); keeps the updated ones if the basis is numerically singular, and
+ * then returns 0. */
+static int refactor(int m, const double *A, const mcd_lemke_ws *w)
 {
     if (w->refactors) ++*w->refactors;
-    if (!factor_basis(m, A, w)) return;
+    if (!factor_basis(m, A, w)) return 0;
     solve_basic(m, w->xB + m, w, w->xB);
     for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
     invert_basis(m, w);
+    return 1;
 }
 
 /* The final basic values from an LU factorization of the final basis with
@@ -625,7 +701,9 @@ typedef struct lemke_rule {
  * row limits the entering variable but z0 <= delta + LEMKE_SHIFT_TOL times
  * the scale: the current point then solves the LCP with b + e z0, a change
  * of b no larger than a bound shift the second pass allows, and is
- * returned; the caller checks its error. */
+ * returned (walk_path first tries its complementary neighbour, as a ray's:
+ * the basis of a solution names no z0, mcd_lemke's basis out); the caller
+ * checks its error. */
 static int leaving_row(int m, const double *A, const mcd_lemke_ws *w, int entering, int *fresh,
                        double *lu_floor, lemke_rule rule)
 {
@@ -662,7 +740,8 @@ static int shifted_beyond_limit(int m, const double *A, const double *b, const m
  * LEMKE_SHIFT_TOL scale), delta and the scale those of the ray's basis:
  * clipping them to 0 changes b by no more than the second pass's limit on
  * the bound shifts (see the top of the file). Returns whether it was kept;
- * else the basis is left as it was (w->B and w->col are overwritten). */
+ * else the basis is left as it was (w->B and w->col are overwritten; in
+ * the product form the ray's basis, fresh from an LU, is factored again). */
 static int complete_ray(int m, const double *A, const double *b, const mcd_lemke_ws *w,
                         int entering)
 {
@@ -671,17 +750,19 @@ static int complete_ray(int m, const double *A, const double *b, const mcd_lemke
     double lowest = -shift_allowance(scale, error);
     int r = z0_row(m, w);
     w->basis[r] = complement(m, entering);
-    int kept = factor_basis(m, A, w);
+    const int factored = factor_basis(m, A, w);
+    int kept = factored;
     if (kept) {
         solve_basic(m, b, w, w->col);
         for (int i = 0; i < m && kept; i++) kept = w->col[i] >= lowest;
     }
     if (kept) {
         memcpy(w->xB, w->col, (size_t)m * sizeof *w->xB);
-    } else {
-        w->basis[r] = z0_index(m);
+        return 1;
     }
-    return kept;
+    w->basis[r] = z0_index(m);
+    if (factored && w->sparse) factor_basis(m, A, w); /* as it was right before */
+    return 0;
 }
 
 /* Brent's cycle detection on the states of a path (the hash of the basis
@@ -776,8 +857,11 @@ static mcd_status walk_path(int m, const double *A, const double *b, int max_piv
         }
         entering_column(m, A, w, entering);
         if (k > 0) r = leaving_row(m, A, w, entering, &fresh, &lu_floor, rule);
-        if (r == -2) return MCD_OK; /* z0 = 0 up to the shifts: solved */
-        if (r < 0) {                /* a ray: its complementary neighbour, else a ray */
+        if (r == -2) { /* z0 = 0 up to the shifts: solved; its basis made complementary */
+            if (complete_ray(m, A, b, w, entering)) ++*pivots;
+            return MCD_OK;
+        }
+        if (r < 0) { /* a ray: its complementary neighbour, else a ray */
             if (complete_ray(m, A, b, w, entering)) {
                 ++*pivots; /* z0 left the basis */
                 return MCD_OK;
@@ -786,7 +870,7 @@ static mcd_status walk_path(int m, const double *A, const double *b, int max_piv
             *end = certified ? PATH_CERTIFIED_RAY : PATH_RAY;
             return MCD_ERR_INFEASIBLE;
         }
-        pivot(m, w, r);
+        const int updated = pivot(m, w, r);
         ++*pivots;
         fresh = 0;
         int leaving = w->basis[r];
@@ -794,6 +878,10 @@ static mcd_status walk_path(int m, const double *A, const double *b, int max_piv
         basis_hash ^= variable_key(leaving) ^ variable_key(entering);
         for (int i = 0; i < m; i++) shift_to_zero(m, A, w, i);
         if (leaving == z0_index(m)) return MCD_OK;
+        if (!updated) { /* the eta file was full: an LU of the new basis */
+            if (!refactor(m, A, w)) return MCD_ERR_NOT_CONVERGED;
+            fresh = 1;
+        }
         entering = complement(m, leaving);
     }
 }
@@ -802,7 +890,10 @@ static mcd_status walk_path(int m, const double *A, const double *b, int max_piv
 static mcd_status lemke_path(int m, const double *A, const double *b, int max_pivots,
                              const mcd_lemke_ws *w, lemke_rule rule, int *pivots, path_end *end)
 {
-    start_basis(m, b, rule.eps, w);
+    if (!start_basis(m, A, b, rule.eps, w)) {
+        *end = PATH_DONE;
+        return MCD_ERR_NOT_CONVERGED;
+    }
     /* lu_floor 0: the starting basis, the identity, is exact */
     return walk_path(m, A, b, max_pivots, w, rule, 0.0, pivots, end);
 }

@@ -2,7 +2,9 @@
  *     omega = A zeta + b >= 0,  zeta >= 0,  omega . zeta = 0   (m unknowns)
  * with covering vector e = (1, ..., 1) and the lexicographic minimum-ratio
  * test (no cycling on degenerate problems). The basis inverse is kept
- * explicitly and updated in O(m^2) per pivot, and refactorized by LU when
+ * explicitly and updated in O(m^2) per pivot, or, on a large sparse LCP,
+ * as KLU's factorization and the etas of the pivots since (the product
+ * form, lemke_basis_lu.h), and refactorized by LU when
  * the measured error of the basic values grows (above a threshold and
  * well above its level right after the last LU); ties are judged against
  * that error (scale-aware, see lemke.c); at the end the basic values are
@@ -33,8 +35,9 @@ typedef struct mcd_lemke_warm_ends {
 } mcd_lemke_warm_ends;
 
 typedef struct mcd_lemke_ws {
-    double *Binv;      /* m x m, row-major: inverse of the current basis matrix */
-    double *B;         /* m x m: the basis matrix (column-major) and its LU */
+    double *Binv;      /* m x m, row-major: inverse of the current basis matrix (dense LU) */
+    double *B;         /* m x m: the basis matrix (column-major) and its LU; with KLU, rows of
+                          B^{-1} (lemke.c, tied_rows) */
     double *xB;        /* 2m: basic values, then the shifted right-hand side b' (lemke.c) */
     double *col;       /* m: B^{-1} times the entering column */
     double *tmp;       /* m */

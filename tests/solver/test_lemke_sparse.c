@@ -10,8 +10,10 @@
  *    tolerance;
  *  - random block-sparse A (3 x 3 blocks of contacts that share a body)
  *    and random bases of its columns, of identity columns and of a
- *    covering vector's: B^{-1} and B^{-1} b from KLU equal LAPACK's (dgesv)
- *    to 1e-10 relative;
+ *    covering vector's, factored and then changed by pivots until the eta
+ *    file is full (the product form): B^{-1} x and B^{-T} x from KLU and the etas equal
+ *    LAPACK's (dgetrs of the dense basis) to 1e-10 relative; the eta file
+ *    refuses updates when full (at most m etas) without changing B^{-1};
  *  - singular bases: a basic zeta_j whose column of A is zero (structural
  *    rank below m) and two basic zeta_j with equal columns (an exactly zero
  *    pivot) are reported singular, as dgetrf reports them. */
@@ -153,11 +155,64 @@ static void dense_basis(const double *A, const int *basis, const double *cover, 
         }
 }
 
-START_TEST(sparse_inverse_is_lapack_inverse)
+/* The largest |x_i - y_i| relative to max |y_i| over m values. */
+static double relative_difference(const double *x, const double *y)
+{
+    double diff = 0.0, size = 0.0;
+    for (int i = 0; i < M; i++) diff = fmax(diff, fabs(x[i] - y[i])), size = fmax(size, fabs(y[i]));
+    return diff / size;
+}
+
+/* B^{-1} x and B^{-T} x from the factorization and its etas equal
+ * LAPACK's solves (dgesv of the dense basis) to 1e-10 relative. */
+static void solves_match_lapack(mcd_lemke_basis_lu *s, tu_rng *rng, const double *A,
+                                const int *basis, const double *cover, int trial)
+{
+    static double B[M * M], x[M], y[M], xt[M], yt[M];
+    int ipiv[M], n = M, one = 1, info;
+    for (int l = 0; l < M; l++) x[l] = y[l] = tu_uniform(rng, -1, 1);
+    for (int l = 0; l < M; l++) xt[l] = yt[l] = tu_uniform(rng, -1, 1);
+    mcd_lemke_basis_lu_solve(s, x);
+    mcd_lemke_basis_lu_solve_transposed(s, xt);
+    dense_basis(A, basis, cover, B);
+    dgetrf_(&n, &n, B, &n, ipiv, &info);
+    ck_assert_int_eq(info, 0);
+    dgetrs_("N", &n, &one, B, &n, ipiv, y, &n, &info);
+    dgetrs_("T", &n, &one, B, &n, ipiv, yt, &n, &info);
+    const int etas = mcd_lemke_basis_lu_updates(s);
+    ck_assert_msg(relative_difference(x, y) <= 1e-10, "trial %d, %d etas: B^-1 x off by %g", trial,
+                  etas, relative_difference(x, y));
+    ck_assert_msg(relative_difference(xt, yt) <= 1e-10, "trial %d, %d etas: B^-T x off by %g",
+                  trial, etas, relative_difference(xt, yt));
+}
+
+/* A pivot as Lemke's: a random nonbasic variable v enters (w_j or zeta_j,
+ * its column's B^{-1} times it solved), the row of its largest |a_i|
+ * leaves. Returns what mcd_lemke_basis_lu_update returned. */
+static int random_pivot(mcd_lemke_basis_lu *s, tu_rng *rng, const double *A, int *basis)
+{
+    static double a[M];
+    int v;
+    do {
+        v = (int)tu_uniform(rng, 0, 2 * M);
+        for (int i = 0; i < M && v >= 0; i++)
+            if (basis[i] == v) v = -1;
+    } while (v < 0);
+    for (int l = 0; l < M; l++) a[l] = v < M ? (l == v) : -A[(size_t)l * M + v - M];
+    mcd_lemke_basis_lu_solve(s, a);
+    int r = 0;
+    for (int i = 1; i < M; i++)
+        if (fabs(a[i]) > fabs(a[r])) r = i;
+    const int updated = mcd_lemke_basis_lu_update(s, r, a);
+    if (updated) basis[r] = v;
+    return updated;
+}
+
+START_TEST(product_form_solves_are_lapack_solves)
 {
     tu_rng rng = {0x5eed1e3e5ULL};
-    static double A[M * M], B[M * M], X[M * M], Binv[M * M], cover[M], x[M], y[M];
-    int basis[M], ipiv[M];
+    static double A[M * M], cover[M];
+    int basis[M];
     for (int trial = 0; trial < 20; trial++) {
         block_sparse_lcp(&rng, A);
         mcd_lemke_basis_lu *s = mcd_lemke_basis_lu_create(M, A);
@@ -166,29 +221,42 @@ START_TEST(sparse_inverse_is_lapack_inverse)
         for (int i = 0; i < M; i++) basis[i] = tu_uniform(&rng, 0, 1) < 0.6 ? M + i : i;
         if (trial % 2) basis[(int)tu_uniform(&rng, 0, M)] = 2 * M; /* z0 in some row */
         ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_OK);
-        mcd_lemke_basis_lu_inverse(s, Binv);
-        for (int l = 0; l < M; l++) x[l] = y[l] = tu_uniform(&rng, -1, 1);
-        mcd_lemke_basis_lu_solve(s, x);
-        dense_basis(A, basis, cover, B);
-        memset(X, 0, sizeof X);
-        for (int i = 0; i < M; i++) X[(size_t)i * M + i] = 1.0;
-        int n = M, nrhs = M, one = 1, info;
-        dgesv_(&n, &nrhs, B, &n, ipiv, X, &n, &info); /* X = B^{-1} column-major */
-        ck_assert_int_eq(info, 0);
-        dgetrs_("N", &n, &one, B, &n, ipiv, y, &n, &info);
-        double diff = 0.0, size = 0.0, xdiff = 0.0, xsize = 0.0;
-        for (int i = 0; i < M; i++) {
-            for (int j = 0; j < M; j++) {
-                diff = fmax(diff, fabs(Binv[(size_t)i * M + j] - X[(size_t)j * M + i]));
-                size = fmax(size, fabs(X[(size_t)j * M + i]));
-            }
-            xdiff = fmax(xdiff, fabs(x[i] - y[i]));
-            xsize = fmax(xsize, fabs(y[i]));
+        ck_assert_int_eq(mcd_lemke_basis_lu_updates(s), 0);
+        solves_match_lapack(s, &rng, A, basis, cover, trial);
+        int k = 0; /* pivots since the factorization, until the eta file is full */
+        while (random_pivot(s, &rng, A, basis)) {
+            ck_assert_int_eq(mcd_lemke_basis_lu_updates(s), ++k);
+            solves_match_lapack(s, &rng, A, basis, cover, trial);
         }
-        ck_assert_msg(diff <= 1e-10 * size, "trial %d: |B^-1 diff| %g of %g", trial, diff, size);
-        ck_assert_msg(xdiff <= 1e-10 * xsize, "trial %d: |x diff| %g of %g", trial, xdiff, xsize);
+        ck_assert_int_ge(k, 4);
         mcd_lemke_basis_lu_free(s);
     }
+}
+END_TEST
+
+/* Pivots until the eta file is full: at most m etas; a refused update
+ * changes nothing (the solves are still those of the basis before it),
+ * and a factorization empties the file. */
+START_TEST(full_eta_file_refuses_updates)
+{
+    tu_rng rng = {0xf011e7aULL};
+    static double A[M * M], cover[M];
+    int basis[M];
+    block_sparse_lcp(&rng, A);
+    mcd_lemke_basis_lu *s = mcd_lemke_basis_lu_create(M, A);
+    ck_assert_ptr_nonnull(s);
+    for (int l = 0; l < M; l++) cover[l] = 1.0;
+    for (int i = 0; i < M; i++) basis[i] = i;
+    ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_OK);
+    int k = 0;
+    while (random_pivot(s, &rng, A, basis)) ck_assert_int_le(++k, M);
+    ck_assert_int_eq(mcd_lemke_basis_lu_updates(s), k);
+    ck_assert_int_ge(k, 4);
+    solves_match_lapack(s, &rng, A, basis, cover, -1);
+    ck_assert_int_eq(mcd_lemke_basis_lu_factor(s, basis, cover), MCD_LEMKE_BASIS_LU_OK);
+    ck_assert_int_eq(mcd_lemke_basis_lu_updates(s), 0);
+    solves_match_lapack(s, &rng, A, basis, cover, -2);
+    mcd_lemke_basis_lu_free(s);
 }
 END_TEST
 
@@ -248,7 +316,8 @@ int main(void)
     Suite *s = suite_create("solver-lemke-sparse");
     TCase *tc = tcase_create("lemke-sparse");
     tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, sparse_inverse_is_lapack_inverse);
+    tcase_add_test(tc, product_form_solves_are_lapack_solves);
+    tcase_add_test(tc, full_eta_file_refuses_updates);
     tcase_add_test(tc, singular_bases_are_detected);
     tcase_add_test(tc, small_or_dense_problems_keep_the_dense_lu);
     tcase_add_test(tc, box_block_groups_keep_the_dense_lu);
